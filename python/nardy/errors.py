@@ -1,0 +1,39 @@
+"""Exceptions raised by nardy. Every one is a :class:`ValueError`."""
+
+from __future__ import annotations
+
+
+class Error(ValueError):
+    """Base class of every error nardy raises for bad input."""
+
+
+class InvalidPositionError(Error):
+    """A board or side array that cannot be a position of the variant."""
+
+
+class InvalidDiceError(Error):
+    """Dice that are not two integers from 1 to 6."""
+
+
+class InvalidNotationError(Error):
+    """Move notation that cannot be parsed."""
+
+
+class IllegalMoveError(Error):
+    """A well-formed move that is not legal in the position."""
+
+
+class InvalidIdError(Error):
+    """A malformed position or match identifier (gnubg ID, XGID, FIBS, nardy text)."""
+
+
+class InvalidRecordError(Error):
+    """A game or match record that cannot be read or replayed."""
+
+
+class UnknownVariantError(Error):
+    """A variant name that no registered variant answers to."""
+
+
+class InvalidRuleError(Error):
+    """An unknown rule option or an option value out of range."""

@@ -1,0 +1,159 @@
+#include "nardy/engine.hpp"
+
+#include <stdexcept>
+
+namespace nardy {
+
+std::array<Roll, 21> rolls(bool ordered) {
+  std::array<Roll, 21> r{};
+  int k = 0;
+  for (int a = 1; a <= 6; ++a)
+    for (int b = a; b <= 6; ++b) r[k++] = Roll{b, a, (ordered && a != b) ? 2 : 1};
+  return r;
+}
+
+Engine::Engine(Variant variant, Rules rules)
+    : variant_(variant),
+      rules_(rules),
+      backgammon_(rules),
+      long_nardy_(rules),
+      backgammon_enum_(backgammon_),
+      long_nardy_enum_(long_nardy_) {}
+
+void Engine::generate(const Position& pos, int d1, int d2, MoveList& out) {
+  switch (variant_) {
+    case Variant::Backgammon:
+      backgammon_enum_.generate(pos, d1, d2, out);
+      return;
+    case Variant::LongNardy:
+      long_nardy_enum_.generate(pos, d1, d2, out);
+      return;
+  }
+}
+
+namespace {
+
+template <class P>
+bool apply_with(const P& policy, const Position& pos, const Step* steps, int n,
+                Position& result) {
+  typename P::State starts[2];
+  // The most permissive start state: step physics only (whole-turn limits are checked by
+  // membership in the generated move set).
+  const int n_starts = policy.begin_turn(pos, 1, 2, starts);
+  typename P::State s = starts[n_starts - 1];
+  for (int k = 0; k < n; ++k) {
+    const Step want = steps[k];
+    if (want.from < 0 || want.from > kBar || !(policy.sources(s) >> want.from & 1u)) return false;
+    bool found = false;
+    for (int die = 1; die <= 6 && !found; ++die) {
+      policy.for_each_step(s, want.from, die, [&](const typename P::State& next, Step st) {
+        if (!found && st.to == want.to) {
+          s = next;
+          found = true;
+        }
+      });
+    }
+    if (!found) return false;
+  }
+  result = s.pos;
+  return true;
+}
+
+}  // namespace
+
+bool Engine::apply_steps(const Position& pos, const Step* steps, int n, Position& result) const {
+  // Head limits are a whole-turn rule; for step physics allow the head freely.
+  Rules loose = rules_;
+  loose.head_rule = HeadRule::Extended;
+  switch (variant_) {
+    case Variant::Backgammon:
+      return apply_with(backgammon_, pos, steps, n, result);
+    case Variant::LongNardy: {
+      LongNardyPolicy policy(loose);
+      return apply_with(policy, pos, steps, n, result);
+    }
+  }
+  return false;
+}
+
+int Engine::to_mover(int j) const noexcept {
+  return variant_ == Variant::Backgammon ? BackgammonPolicy::to_mover(j) : (j + 12) % 24;
+}
+
+uint64_t Engine::perft(const Position& pos, int depth, bool ordered) {
+  if (depth < 0) throw std::invalid_argument("perft depth must be >= 0");
+  while (static_cast<int>(scratch_.size()) < depth + 1)
+    scratch_.push_back(std::make_unique<MoveList>());
+  return perft_rec(pos, depth, ordered);
+}
+
+uint64_t Engine::perft_rec(const Position& pos, int depth, bool ordered) {
+  if (depth == 0) return 1;
+  if (game_over(pos)) return 0;
+  MoveList& list = *scratch_[depth];
+  uint64_t total = 0;
+  for (const Roll& r : rolls(ordered)) {
+    generate(pos, r.d1, r.d2, list);
+    uint64_t sub = 0;
+    if (list.empty()) {
+      sub = depth == 1 ? 1 : perft_rec(pos.swapped(), depth - 1, ordered);
+    } else if (depth == 1) {
+      sub = list.size();
+    } else {
+      for (size_t i = 0; i < list.size(); ++i)
+        sub += perft_rec(list[i].result.swapped(), depth - 1, ordered);
+    }
+    total += sub * static_cast<uint64_t>(r.weight);
+  }
+  return total;
+}
+
+std::vector<DivideEntry> Engine::divide(const Position& pos, int depth, bool ordered) {
+  if (depth < 1) throw std::invalid_argument("divide depth must be >= 1");
+  std::vector<DivideEntry> out;
+  MoveList list;
+  for (const Roll& r : rolls(ordered)) {
+    generate(pos, r.d1, r.d2, list);
+    uint64_t sub = 0;
+    if (list.empty()) {
+      sub = perft(pos.swapped(), depth - 1, ordered);
+    } else {
+      std::vector<Position> children;
+      children.reserve(list.size());
+      for (size_t i = 0; i < list.size(); ++i) children.push_back(list[i].result.swapped());
+      for (const Position& c : children) sub += perft(c, depth - 1, ordered);
+    }
+    out.push_back(DivideEntry{r.d1, r.d2, sub * static_cast<uint64_t>(r.weight)});
+  }
+  return out;
+}
+
+std::string validate(Variant variant, const SideArray& us, const SideArray& them) {
+  const SideArray* sides[2] = {&us, &them};
+  const char* names[2] = {"mover", "opponent"};
+  for (int s = 0; s < 2; ++s) {
+    int total = 0;
+    for (int k = 0; k < kSlots; ++k) {
+      const int n = (*sides[s])[k];
+      if (n < 0 || n > kCheckers)
+        return std::string(names[s]) + " slot " + std::to_string(k) + " holds " +
+               std::to_string(n) + " checkers (0..15 allowed)";
+      total += n;
+    }
+    if (total != kCheckers)
+      return std::string(names[s]) + " has " + std::to_string(total) +
+             " checkers, must have exactly 15";
+    if (variant == Variant::LongNardy && (*sides[s])[kBar] != 0)
+      return std::string("long nardy has no bar, but the ") + names[s] + " has checkers on it";
+  }
+  for (int j = 0; j < kPoints; ++j) {
+    if (them[j] == 0) continue;
+    const int i = variant == Variant::Backgammon ? BackgammonPolicy::to_mover(j) : (j + 12) % 24;
+    if (us[i] != 0)
+      return "mover index " + std::to_string(i) + " and opponent index " + std::to_string(j) +
+             " are the same point and both hold checkers";
+  }
+  return {};
+}
+
+}  // namespace nardy

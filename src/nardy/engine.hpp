@@ -1,0 +1,81 @@
+// Runtime entry points over the compile-time policies: one object per (variant, rules) that
+// owns its scratch memory, so repeated calls allocate nothing. Not thread-safe: use one Engine
+// per thread.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "nardy/enumerator.hpp"
+#include "nardy/movelist.hpp"
+#include "nardy/position.hpp"
+#include "nardy/rules.hpp"
+#include "nardy/variants/backgammon.hpp"
+#include "nardy/variants/long_nardy.hpp"
+
+namespace nardy {
+
+struct Roll {
+  int d1;
+  int d2;
+  int weight;  // 1, or 2 for a non-double counted as two ordered rolls
+};
+
+// The 21 distinct rolls (weight 1) or the 36 ordered ones folded into 21 with weights.
+std::array<Roll, 21> rolls(bool ordered);
+
+struct DivideEntry {
+  int d1;
+  int d2;
+  uint64_t nodes;
+};
+
+class Engine {
+ public:
+  Engine(Variant variant, Rules rules);
+
+  [[nodiscard]] Variant variant() const noexcept { return variant_; }
+  [[nodiscard]] const Rules& rules() const noexcept { return rules_; }
+
+  // Every legal complete move of `pos` (mover's perspective) for the roll; empty = pass.
+  void generate(const Position& pos, int d1, int d2, MoveList& out);
+
+  // Applies single steps one by one as the variant's physics allow (each step must be a legal
+  // single step for some die); returns false if one is not. Used to identify a move given as
+  // steps by its resulting position; whole-move legality is membership in generate().
+  bool apply_steps(const Position& pos, const Step* steps, int n, Position& result) const;
+
+  // Leaves of the game tree `depth` plies deep: per ply the 21 rolls (or 36 ordered ones),
+  // children are distinct resulting positions, a roll with no legal move has one child (the
+  // pass), and a finished game has no children.
+  uint64_t perft(const Position& pos, int depth, bool ordered);
+  std::vector<DivideEntry> divide(const Position& pos, int depth, bool ordered);
+
+  // Where the opponent's index j lies in the mover's coordinates.
+  [[nodiscard]] int to_mover(int j) const noexcept;
+
+ private:
+  uint64_t perft_rec(const Position& pos, int depth, bool ordered);
+
+  Variant variant_;
+  Rules rules_;
+  BackgammonPolicy backgammon_;
+  LongNardyPolicy long_nardy_;
+  Enumerator<BackgammonPolicy> backgammon_enum_;
+  Enumerator<LongNardyPolicy> long_nardy_enum_;
+  std::vector<std::unique_ptr<MoveList>> scratch_;  // one list per perft depth
+};
+
+// A position is finished when either side has borne off all its checkers.
+inline bool game_over(const Position& p) noexcept {
+  return p.us.off() == kCheckers || p.them.off() == kCheckers;
+}
+
+// Checks counts and that no point is held by both sides; returns an empty string when valid,
+// else a message saying what is wrong.
+std::string validate(Variant variant, const SideArray& us, const SideArray& them);
+
+}  // namespace nardy

@@ -1,0 +1,166 @@
+// The one full-move enumerator every variant shares.
+//
+// A variant policy P supplies the geometry and the rules; the enumerator supplies the dice
+// logic that is the same everywhere: four dice for a double, both orders for a non-double,
+// as many dice as possible, the larger die when only one of a non-double can be played, and
+// deduplication by resulting position. The policy interface:
+//
+//   struct P {
+//     struct State { Position pos; ... };            // position + per-turn bookkeeping
+//     static constexpr bool kCommutativeDoubles;       // same-die steps may be reordered freely
+//     // Fills out[0..n) with the starting states of the turn and returns n. State k > 0 is a
+//     // relaxation: its moves replace the previous ones only if they play strictly more dice.
+//     int begin_turn(const Position&, int d1, int d2, State out[2]) const;
+//     uint32_t sources(const State&) const;            // slots that may move (bit 24: enter)
+//     template <class F> void for_each_step(const State&, int from, int die, F&& f) const;
+//                                                      // calls f(const State& next, Step) for
+//                                                      // every legal single step
+//     bool final_ok(const State&) const;               // whole-turn check of a finished move
+//   };
+#pragma once
+
+#include <bit>
+#include <cstdint>
+
+#include "nardy/movelist.hpp"
+#include "nardy/position.hpp"
+
+namespace nardy {
+
+template <class P>
+class Enumerator {
+ public:
+  using State = typename P::State;
+
+  explicit Enumerator(const P& policy) : policy_(policy) {}
+
+  // Replaces `out` with every legal complete move of `pos` for the roll (d1, d2). An empty
+  // list means the player cannot move (the turn passes). Dice are 1..6, validated by callers.
+  void generate(const Position& pos, int d1, int d2, MoveList& out) {
+    State starts[2];
+    const int n_starts = policy_.begin_turn(pos, d1, d2, starts);
+    run(starts[0], d1, d2, out);
+    for (int k = 1; k < n_starts; ++k) {
+      const int used_before = best_used_;
+      spare_.clear();
+      run(starts[k], d1, d2, spare_);
+      if (best_used_ > used_before) {
+        out.swap(spare_);
+      } else {
+        best_used_ = used_before;
+      }
+    }
+  }
+
+  // Dice the last generate() could play (0 when the turn passes).
+  [[nodiscard]] int dice_played() const noexcept { return best_used_; }
+
+ private:
+  void run(const State& start, int d1, int d2, MoveList& out) {
+    out_ = &out;
+    out.clear();
+    best_used_ = 0;
+    best_pips_ = 0;
+    if (d1 == d2) {
+      die_ = d1;
+      if constexpr (P::kCommutativeDoubles) {
+        double_ordered(start, 0, kBar);
+      } else {
+        seen_.clear();
+        double_any_order(start, 0);
+      }
+    } else {
+      dice_[0] = d1 > d2 ? d1 : d2;  // larger die first: its moves are found first
+      dice_[1] = d1 > d2 ? d2 : d1;
+      non_double(start, 0, 0b11, 0);
+    }
+  }
+
+  void record(const State& s, int used, int pips) {
+    if (used == 0 || !policy_.final_ok(s)) return;
+    if (used < best_used_ || (used == best_used_ && pips < best_pips_)) return;
+    if (used > best_used_ || pips > best_pips_) {
+      out_->clear();
+      best_used_ = used;
+      best_pips_ = pips;
+    }
+    out_->insert(s.pos, path_, used);
+  }
+
+  // Same-die steps commute, so each multiset of steps is generated once, sources taken in
+  // non-increasing order (a checker that just moved may go on, since it now stands lower).
+  void double_ordered(const State& s, int depth, int max_from) {
+    uint32_t src = policy_.sources(s) & ((2u << max_from) - 1);
+    bool moved = false;
+    while (src) {
+      const int from = 31 - std::countl_zero(src);
+      src &= ~(1u << from);
+      policy_.for_each_step(s, from, die_, [&](const State& next, Step st) {
+        moved = true;
+        path_[depth] = st;
+        if (depth + 1 == 4) {
+          record(next, 4, 4 * die_);
+        } else {
+          double_ordered(next, depth + 1, from);
+        }
+      });
+    }
+    if (!moved) record(s, depth, depth * die_);
+  }
+
+  // Step order matters (e.g. a rule checked after every step): try every order, pruning
+  // transpositions by (position, dice used).
+  void double_any_order(const State& s, int depth) {
+    uint32_t src = policy_.sources(s);
+    bool moved = false;
+    while (src) {
+      const int from = 31 - std::countl_zero(src);
+      src &= ~(1u << from);
+      policy_.for_each_step(s, from, die_, [&](const State& next, Step st) {
+        moved = true;
+        path_[depth] = st;
+        if (depth + 1 == 4) {
+          record(next, 4, 4 * die_);
+        } else if (seen_.insert(next.pos, static_cast<uint32_t>(depth + 1))) {
+          double_any_order(next, depth + 1);
+        }
+      });
+    }
+    if (!moved) record(s, depth, depth * die_);
+  }
+
+  void non_double(const State& s, int depth, unsigned remaining, int pips) {
+    bool moved = false;
+    for (int k = 0; k < 2; ++k) {
+      if (!(remaining & (1u << k))) continue;
+      const int die = dice_[k];
+      uint32_t src = policy_.sources(s);
+      while (src) {
+        const int from = 31 - std::countl_zero(src);
+        src &= ~(1u << from);
+        policy_.for_each_step(s, from, die, [&](const State& next, Step st) {
+          moved = true;
+          path_[depth] = st;
+          if (depth == 1) {
+            record(next, 2, pips + die);
+          } else {
+            non_double(next, 1, remaining & ~(1u << k), die);
+          }
+        });
+      }
+    }
+    if (!moved) record(s, depth, pips);
+  }
+
+  const P& policy_;
+  MoveList* out_ = nullptr;
+  MoveList spare_;
+  PositionSet seen_;
+  Step path_[kMaxSteps]{};
+  int dice_[2]{};
+  int die_ = 0;
+  int best_used_ = 0;
+  int best_pips_ = 0;
+};
+
+}  // namespace nardy

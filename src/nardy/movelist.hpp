@@ -1,0 +1,162 @@
+// Complete moves and the list that collects them, deduplicated by resulting position.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "nardy/position.hpp"
+
+namespace nardy {
+
+inline constexpr int kEnterFrom = kBar;  // Step::from of a checker entering the board
+inline constexpr int kBearOffTo = -1;    // Step::to of a checker borne off
+
+// One checker moved by one die, in the mover's coordinates.
+struct Step {
+  int8_t from = 0;  // 0..23, or kEnterFrom
+  int8_t to = 0;    // 0..23, or kBearOffTo
+  uint8_t hit = 0;  // 1 when an opponent blot was sent to the bar
+  friend constexpr bool operator==(const Step&, const Step&) = default;
+};
+
+inline constexpr int kMaxSteps = 4;
+
+// A complete move: where it leads (mover's perspective, not swapped) and one canonical list of
+// the steps that get there (the first sequence the enumerator found).
+struct Move {
+  Position result;
+  std::array<Step, kMaxSteps> steps{};
+  uint8_t n_steps = 0;
+};
+
+// An insertion-ordered set of moves keyed by resulting position. The hash table is stamped
+// with a generation number so that clear() is O(1): enumerating millions of rolls must not pay
+// a memset per roll.
+class MoveList {
+ public:
+  MoveList() { table_.assign(256, Slot{}); }
+
+  void clear() noexcept {
+    moves_.clear();
+    if (++generation_ == 0) {  // wrapped: old stamps could alias the new generation
+      for (Slot& s : table_) s = Slot{};
+      generation_ = 1;
+    }
+  }
+
+  // Adds the move unless a move with the same result is already present.
+  bool insert(const Position& result, const Step* steps, int n_steps) {
+    if ((moves_.size() + 1) * 2 > table_.size()) grow();
+    const uint64_t h = result.hash();
+    const size_t mask = table_.size() - 1;
+    for (size_t i = h & mask;; i = (i + 1) & mask) {
+      Slot& s = table_[i];
+      if (s.generation != generation_) {
+        s.generation = generation_;
+        s.index = static_cast<uint32_t>(moves_.size());
+        Move& m = moves_.emplace_back();
+        m.result = result;
+        m.n_steps = static_cast<uint8_t>(n_steps);
+        for (int k = 0; k < n_steps; ++k) m.steps[k] = steps[k];
+        return true;
+      }
+      if (moves_[s.index].result == result) return false;
+    }
+  }
+
+  // Index of the move leading to `result`, or -1.
+  [[nodiscard]] long find(const Position& result) const noexcept {
+    const uint64_t h = result.hash();
+    const size_t mask = table_.size() - 1;
+    for (size_t i = h & mask;; i = (i + 1) & mask) {
+      const Slot& s = table_[i];
+      if (s.generation != generation_) return -1;
+      if (moves_[s.index].result == result) return s.index;
+    }
+  }
+
+  [[nodiscard]] size_t size() const noexcept { return moves_.size(); }
+  [[nodiscard]] bool empty() const noexcept { return moves_.empty(); }
+  [[nodiscard]] const Move& operator[](size_t i) const noexcept { return moves_[i]; }
+  [[nodiscard]] const std::vector<Move>& moves() const noexcept { return moves_; }
+  void swap(MoveList& other) noexcept {
+    moves_.swap(other.moves_);
+    table_.swap(other.table_);
+    std::swap(generation_, other.generation_);
+  }
+
+ private:
+  struct Slot {
+    uint32_t generation = 0;
+    uint32_t index = 0;
+  };
+
+  void grow() {
+    std::vector<Slot> bigger(table_.size() * 2);
+    const size_t mask = bigger.size() - 1;
+    for (uint32_t idx = 0; idx < moves_.size(); ++idx) {
+      size_t i = moves_[idx].result.hash() & mask;
+      while (bigger[i].generation == generation_) i = (i + 1) & mask;
+      bigger[i] = Slot{generation_, idx};
+    }
+    table_.swap(bigger);
+  }
+
+  std::vector<Move> moves_;
+  std::vector<Slot> table_;
+  uint32_t generation_ = 1;
+};
+
+// Plain set of positions with the same O(1) clear, for transposition pruning inside a turn.
+class PositionSet {
+ public:
+  PositionSet() { table_.assign(256, Slot{}); }
+  void clear() noexcept {
+    size_ = 0;
+    if (++generation_ == 0) {
+      for (Slot& s : table_) s = Slot{};
+      generation_ = 1;
+    }
+  }
+  // True when `p` (tagged with `tag`) was not in the set yet.
+  bool insert(const Position& p, uint32_t tag) {
+    if ((size_ + 1) * 2 > table_.size()) grow();
+    const uint64_t h = p.hash() ^ (uint64_t{tag} * 0x9E3779B97F4A7C15ull);
+    const size_t mask = table_.size() - 1;
+    for (size_t i = h & mask;; i = (i + 1) & mask) {
+      Slot& s = table_[i];
+      if (s.generation != generation_) {
+        s = Slot{p, h, tag, generation_};
+        ++size_;
+        return true;
+      }
+      if (s.hash == h && s.tag == tag && s.pos == p) return false;
+    }
+  }
+
+ private:
+  struct Slot {
+    Position pos{};
+    uint64_t hash = 0;
+    uint32_t tag = 0;
+    uint32_t generation = 0;
+  };
+  void grow() {
+    std::vector<Slot> bigger(table_.size() * 2);
+    const size_t mask = bigger.size() - 1;
+    for (const Slot& s : table_) {
+      if (s.generation != generation_) continue;
+      size_t i = s.hash & mask;
+      while (bigger[i].generation == generation_) i = (i + 1) & mask;
+      bigger[i] = s;
+    }
+    table_.swap(bigger);
+  }
+  std::vector<Slot> table_;
+  size_t size_ = 0;
+  uint32_t generation_ = 1;
+};
+
+}  // namespace nardy

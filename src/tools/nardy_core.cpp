@@ -1,0 +1,133 @@
+// nardy-core: the C++ core without Python. Subcommands:
+//   nardy-core perft (backgammon|long) DEPTH [--ordered] [--head federation|classic|extended]
+//   nardy-core bench (backgammon|long) FILE [REPEAT]   FILE: one position a line, 26 mover
+//       counts, '|', 26 opponent counts (the format `nardy` writes for benchmarks)
+//   nardy-core selftest   checks opening facts published by independent engines
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "nardy/engine.hpp"
+
+using namespace nardy;
+
+namespace {
+
+Position opening(Variant v) {
+  SideArray s{};
+  if (v == Variant::Backgammon) {
+    s[23] = 2; s[12] = 5; s[7] = 3; s[5] = 5;
+  } else {
+    s[23] = 15;
+  }
+  return Position{make_side(s), make_side(s)};
+}
+
+bool parse_variant(const char* name, Variant& v) {
+  if (!std::strcmp(name, "backgammon")) { v = Variant::Backgammon; return true; }
+  if (!std::strcmp(name, "long")) { v = Variant::LongNardy; return true; }
+  std::fprintf(stderr, "unknown variant %s (backgammon|long)\n", name);
+  return false;
+}
+
+int perft_cmd(int argc, char** argv) {
+  if (argc < 4) return 2;
+  Variant v;
+  if (!parse_variant(argv[2], v)) return 2;
+  const int depth = std::atoi(argv[3]);
+  Rules rules;
+  bool ordered = false;
+  for (int i = 4; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--ordered")) ordered = true;
+    if (!std::strcmp(argv[i], "--head") && i + 1 < argc) {
+      const std::string h = argv[++i];
+      rules.head_rule = h == "classic" ? HeadRule::Classic
+                        : h == "extended" ? HeadRule::Extended : HeadRule::Federation;
+    }
+  }
+  Engine e(v, rules);
+  const auto t0 = std::chrono::steady_clock::now();
+  const uint64_t n = e.perft(opening(v), depth, ordered);
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::printf("perft %d = %llu  (%.3f s, %.0f leaves/s)\n", depth, (unsigned long long)n, s,
+              n / (s > 0 ? s : 1e-9));
+  return 0;
+}
+
+int bench_cmd(int argc, char** argv) {
+  if (argc < 4) return 2;
+  Variant v;
+  if (!parse_variant(argv[2], v)) return 2;
+  const int repeat = argc > 4 ? std::atoi(argv[4]) : 1;
+  std::ifstream in(argv[3]);
+  std::vector<Position> positions;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    for (char& c : line) if (c == '|') c = ' ';
+    std::istringstream ss(line);
+    SideArray us{}, them{};
+    for (int& x : us) ss >> x;
+    for (int& x : them) ss >> x;
+    const std::string err = validate(v, us, them);
+    if (!err.empty()) { std::fprintf(stderr, "bad position: %s\n", err.c_str()); return 1; }
+    positions.push_back(Position{make_side(us), make_side(them)});
+  }
+  Engine e(v, Rules{});
+  MoveList list;
+  uint64_t enumerations = 0, results = 0;
+  const auto t0 = std::chrono::steady_clock::now();
+  for (int r = 0; r < repeat; ++r)
+    for (const Position& p : positions)
+      for (const Roll& roll : rolls(false)) {
+        e.generate(p, roll.d1, roll.d2, list);
+        ++enumerations;
+        results += list.size();
+      }
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::printf("%zu positions x 21 rolls x %d: %.0f enumerations/s, %.0f resulting positions/s\n",
+              positions.size(), repeat, enumerations / s, results / s);
+  return 0;
+}
+
+int selftest() {
+  // Opening move counts per roll, published for GNU Backgammon, wildbg and OpenSpiel.
+  struct Fact { int d1, d2; size_t moves; };
+  const Fact facts[] = {{1, 1, 42}, {2, 2, 75}, {3, 3, 73}, {4, 4, 52}, {3, 1, 16}, {6, 6, 11}};
+  Engine e(Variant::Backgammon, Rules{});
+  MoveList list;
+  int failures = 0;
+  for (const Fact& f : facts) {
+    e.generate(opening(Variant::Backgammon), f.d1, f.d2, list);
+    if (list.size() != f.moves) {
+      std::printf("FAIL opening %d-%d: %zu moves, expected %zu\n", f.d1, f.d2, list.size(), f.moves);
+      ++failures;
+    }
+  }
+  const uint64_t p2 = e.perft(opening(Variant::Backgammon), 2, false);
+  if (p2 != 202782) { std::printf("FAIL backgammon perft 2 = %llu\n", (unsigned long long)p2); ++failures; }
+  Rules classic;
+  classic.head_rule = HeadRule::Classic;
+  Engine l(Variant::LongNardy, classic);
+  const uint64_t l3 = l.perft(opening(Variant::LongNardy), 3, false);
+  if (l3 != 35387) { std::printf("FAIL long nardy classic perft 3 = %llu\n", (unsigned long long)l3); ++failures; }
+  std::printf("%d passed, %d failed\n", 8 - failures, failures);
+  return failures ? 1 : 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc >= 2 && !std::strcmp(argv[1], "perft")) return perft_cmd(argc, argv);
+  if (argc >= 2 && !std::strcmp(argv[1], "bench")) return bench_cmd(argc, argv);
+  if (argc >= 2 && !std::strcmp(argv[1], "selftest")) return selftest();
+  std::fprintf(stderr,
+               "usage: nardy-core perft (backgammon|long) DEPTH [--ordered] [--head RULE]\n"
+               "       nardy-core bench (backgammon|long) FILE [REPEAT]\n"
+               "       nardy-core selftest\n");
+  return 2;
+}
