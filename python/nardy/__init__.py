@@ -1,0 +1,48 @@
+"""nardy: fast, faithful move generation for the nardy family of dice games.
+
+>>> import nardy
+>>> pos = nardy.Position("backgammon")
+>>> moves = pos.legal_moves((3, 1))
+>>> len(moves)
+16
+>>> pos.parse_move("8/5 6/5", (3, 1)) in moves
+True
+"""
+
+from __future__ import annotations
+
+from nardy import _core
+from nardy.errors import (
+    Error,
+    IllegalMoveError,
+    InvalidDiceError,
+    InvalidIdError,
+    InvalidNotationError,
+    InvalidPositionError,
+    InvalidRecordError,
+    InvalidRuleError,
+    UnknownVariantError,
+)
+from nardy.perft import divide, perft
+from nardy.position import BAR, OFF, PASS, LegalMoves, Move, Position, Step
+from nardy.variants import (
+    BLACK,
+    VARIANTS,
+    WHITE,
+    Backgammon,
+    LongNardy,
+    LongNardyClassic,
+    LongNardyExtended,
+    Variant,
+    find_variant,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "BAR", "BLACK", "OFF", "PASS", "VARIANTS", "WHITE",
+    "Backgammon", "Error", "IllegalMoveError", "InvalidDiceError", "InvalidIdError",
+    "InvalidNotationError", "InvalidPositionError", "InvalidRecordError", "InvalidRuleError",
+    "LegalMoves", "LongNardy", "LongNardyClassic", "LongNardyExtended", "Move", "Position",
+    "Step", "UnknownVariantError", "Variant", "divide", "find_variant", "perft", "_core",
+]

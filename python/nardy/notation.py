@@ -1,0 +1,161 @@
+"""Move notation (``13/8 24/23``, ``bar/22*``, ``6/off``, ``8/5(2)``) and a text board."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from nardy.errors import IllegalMoveError, InvalidNotationError
+from nardy.variants import BLACK, WHITE, Variant
+
+if TYPE_CHECKING:
+    from nardy.position import Move, Position
+
+_TOKEN = re.compile(r"^(?P<chain>[^()]+?)(?:\((?P<n>[1-4])\))?$")
+
+
+def _chains(move: Move) -> list[list[tuple[int, bool]]]:
+    """Steps joined into one chain per checker: [(point, hit_on_arrival), ...]."""
+    chains: list[list[tuple[int, bool]]] = []
+    for step in move.steps:
+        for chain in reversed(chains):
+            if chain[-1][0] == step.from_ and step.from_ != -1:
+                chain.append((step.to, step.hit))
+                break
+        else:
+            chains.append([(step.from_, False), (step.to, step.hit)])
+    return chains
+
+
+def format_move(move: Move, variant: Variant, color: int = WHITE) -> str:
+    if not move.steps:
+        return "pass"
+    texts: list[tuple[int, str]] = []
+    for chain in _chains(move):
+        parts = [variant.point_name(chain[0][0], color)]
+        for k, (point, hit) in enumerate(chain[1:], start=1):
+            last = k == len(chain) - 1
+            if hit or last:
+                parts.append(variant.point_name(point, color) + ("*" if hit else ""))
+        texts.append((chain[0][0], "/".join(parts)))
+    texts.sort(key=lambda t: -t[0])
+    out: list[str] = []
+    counts: dict[str, int] = {}
+    for _, t in texts:
+        if t not in counts:
+            out.append(t)
+        counts[t] = counts.get(t, 0) + 1
+    return " ".join(t if counts[t] == 1 else f"{t}({counts[t]})" for t in out)
+
+
+def _parse_chains(text: str, variant: Variant, color: int) -> list[list[tuple[int, bool]]]:
+    if not isinstance(text, str):
+        raise InvalidNotationError(f"notation must be a string, not {type(text).__name__}")
+    chains: list[list[tuple[int, bool]]] = []
+    tokens = text.replace(",", " ").split()
+    if not tokens:
+        raise InvalidNotationError("empty move notation (write 'pass' for no move)")
+    if [t.lower() for t in tokens] == ["pass"]:
+        return []
+    for token in tokens:
+        m = _TOKEN.match(token)
+        if not m or "/" not in m.group("chain"):
+            raise InvalidNotationError(f"cannot read {token!r}: expected from/to, e.g. 13/8")
+        points: list[tuple[int, bool]] = []
+        for part in m.group("chain").split("/"):
+            hit = part.endswith("*")
+            name = part.rstrip("*")
+            try:
+                points.append((variant.point_index(name, color), hit))
+            except ValueError as e:
+                raise InvalidNotationError(f"{token!r}: {e}") from None
+        if any(p == -1 for p, _ in points[:-1]) or points[0][0] == -1:
+            raise InvalidNotationError(f"{token!r}: 'off' can only end a chain")
+        if len(points) < 2:
+            raise InvalidNotationError(f"{token!r}: a chain needs a start and an end")
+        chains.extend([points] * int(m.group("n") or 1))
+    return chains
+
+
+def parse_move_steps(text: str, variant: Variant, color: int) -> list[tuple[int, int, bool]]:
+    """Each segment of each chain is one step."""
+    steps = []
+    for chain in _parse_chains(text, variant, color):
+        for (a, _), (b, hit) in zip(chain, chain[1:]):
+            steps.append((a, b, hit))
+    if len(steps) > 4:
+        raise InvalidNotationError(f"{text!r} has more than four steps")
+    return steps
+
+
+def parse_move_text(position: Position, text: str, dice: tuple[int, int]) -> Move:
+    """The legal move of ``position`` for ``dice`` that leads where ``text`` says.
+
+    The notation is read as net checker movements: each chain takes a checker from its first
+    point to its last; points marked ``*`` (and, where the variant hits, a blot on a chain's
+    last point) send the opponent's checker there to the bar.
+    """
+    from nardy import _core
+    from nardy.position import PASS
+
+    variant = position.variant
+    chains = _parse_chains(text, variant, position.turn)
+    moves = position.legal_moves(dice)
+    if not chains:
+        if moves:
+            raise IllegalMoveError(f"cannot pass with {dice[0]}-{dice[1]}: a move is possible")
+        return PASS
+    us, them = (list(s) for s in position.sides())
+    # Inverse of to_mover, for every variant: to_mover is an involution in all of them.
+    for chain in chains:
+        start, end = chain[0][0], chain[-1][0]
+        us[start] -= 1
+        us[25 if end == -1 else end] += 1
+        for k, (point, hit) in enumerate(chain[1:], start=1):
+            if point == -1:
+                continue
+            j = variant.to_mover(point)
+            last = k == len(chain) - 1
+            if variant.hits and (hit or (last and them[j] == 1)):
+                if them[j] != 1:
+                    raise IllegalMoveError(f"{text!r}: no blot to hit on "
+                                           f"{variant.point_name(point, position.turn)}")
+                them[j] -= 1
+                them[24] += 1
+    if min(us) < 0:
+        raise IllegalMoveError(f"{text!r} moves checkers the player does not have")
+    key = _core.encode(tuple(us), tuple(them))
+    idx = moves._set.find(key)
+    if idx < 0:
+        raise IllegalMoveError(f"{text!r} is not a legal move for {dice[0]}-{dice[1]}")
+    return moves[idx]
+
+
+def ascii_board(position: Position) -> str:
+    """A plain-text board: each point by absolute number with white's and black's checkers."""
+    v = position.variant
+    white, black = position.side(WHITE), position.side(BLACK)
+    # absolute point p (1..24, white's numbering as the variant names it) -> counts
+    cells = {}
+    for i in range(24):
+        cells[int(v.point_name(i, WHITE))] = ["W", white[i]]
+    for j in range(24):
+        if black[j]:
+            p = int(v.point_name(v.to_mover(j), WHITE))
+            cells[p] = ["B", black[j]]
+    def cell(p: int) -> str:
+        c, n = cells[p]
+        return f"{c}{n:<2}" if n else " . "
+
+    top = " ".join(f"{p:>3}" for p in range(13, 25))
+    row1 = " ".join(f"{cell(p):>3}" for p in range(13, 25))
+    row2 = " ".join(f"{cell(p):>3}" for p in range(12, 0, -1))
+    bot = " ".join(f"{p:>3}" for p in range(12, 0, -1))
+    turn = "white" if position.turn == WHITE else "black"
+    extra = []
+    if v.has_bar:
+        extra.append(f"bar W{white[24]} B{black[24]}")
+    extra.append(f"off W{white[25]} B{black[25]}")
+    return "\n".join([f"{v.name}, {turn} to move; " + ", ".join(extra), top, row1, row2, bot])
+
+

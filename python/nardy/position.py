@@ -1,0 +1,379 @@
+"""Positions, moves and legal-move sets.
+
+A :class:`Position` is an immutable value: a variant (with its rule options), the checkers of
+both sides and the colour on roll. Internally it is the C++ core's packed key, always from the
+point of view of the player on roll (see ``docs/coordinates.md``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any, NamedTuple, overload
+
+from nardy import _core
+from nardy.errors import (
+    IllegalMoveError,
+    InvalidDiceError,
+    InvalidNotationError,
+    InvalidPositionError,
+)
+from nardy.variants import BLACK, WHITE, Variant, as_variant
+
+BAR = 24
+OFF = -1
+
+Key = tuple[int, int, int, int]
+SideArray = tuple[int, ...]
+
+
+class Step(NamedTuple):
+    """One checker moved by one die, in the mover's coordinates (BAR = 24 enters, OFF = -1)."""
+
+    from_: int
+    to: int
+    hit: bool = False
+
+
+def _check_dice(dice: Any) -> tuple[int, int]:
+    try:
+        d1, d2 = dice
+    except (TypeError, ValueError):
+        raise InvalidDiceError(f"dice must be a pair of integers from 1 to 6, got {dice!r}") from None
+    if not all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in (d1, d2)):
+        raise InvalidDiceError(f"dice must be a pair of integers from 1 to 6, got {dice!r}")
+    return d1, d2
+
+
+class Move:
+    """A complete move: its checker steps in order. Immutable and hashable.
+
+    Two moves are equal when their steps are equal; a position recognises a move as legal by
+    where it leads, so ``8/5 6/5`` and ``6/5 8/5`` are both found in ``legal_moves``.
+    """
+
+    __slots__ = ("_steps",)
+
+    def __init__(self, steps: Iterable[Step | tuple[int, int] | tuple[int, int, bool]]) -> None:
+        norm = []
+        for s in steps:
+            if len(s) == 2:
+                s = (s[0], s[1], False)
+            f, t, h = s
+            if not (isinstance(f, int) and isinstance(t, int) and 0 <= f <= BAR and OFF <= t <= 23):
+                raise InvalidNotationError(f"not a step: {s!r}")
+            norm.append(Step(f, t, bool(h)))
+        if len(norm) > 4:
+            raise InvalidNotationError("a move has at most four steps")
+        self._steps: tuple[Step, ...] = tuple(norm)
+
+    @property
+    def steps(self) -> tuple[Step, ...]:
+        return self._steps
+
+    def __len__(self) -> int:
+        return len(self._steps)
+
+    def __bool__(self) -> bool:
+        return bool(self._steps)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Move) and other._steps == self._steps
+
+    def __hash__(self) -> int:
+        return hash(self._steps)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Move, (self._steps,))
+
+    def __repr__(self) -> str:
+        return f"Move({self.notation()!r})"
+
+    def __str__(self) -> str:
+        return self.notation()
+
+    def notation(self, variant: Variant | None = None, color: int = WHITE) -> str:
+        """Standard notation (``13/8 24/23``, ``bar/22*``, ``6/off``, ``8/5(2)``).
+
+        Point names come from the variant (backgammon by default: the mover's point numbers).
+        A checker that moves on keeps one chain (``24/18*/13``); intermediate points are shown
+        only where it hit. The empty move is ``pass``.
+        """
+        from nardy.notation import format_move
+
+        return format_move(self, as_variant(variant), color)
+
+    @classmethod
+    def from_notation(cls, text: str, variant: Variant | None = None, color: int = WHITE) -> Move:
+        """Parses notation whose every segment is one die (``24/18 18/13``, ``bar/22*``).
+
+        Chains that skip points (``24/13``) need the position and dice to be split into single
+        steps: use :meth:`Position.parse_move`.
+        """
+        from nardy.notation import parse_move_steps
+
+        return cls(parse_move_steps(text, as_variant(variant), color))
+
+
+PASS = Move(())
+
+
+class Position:
+    """An immutable position: variant, checkers of both sides, colour on roll."""
+
+    __slots__ = ("_variant", "_key", "_turn")
+
+    def __init__(self, variant: Variant | type[Variant] | str | None = None) -> None:
+        v = as_variant(variant)
+        side = v.initial_side()
+        self._variant = v
+        self._key: Key = _core.encode(side, side)
+        self._turn = WHITE
+
+    # -- construction --------------------------------------------------------------------
+    @classmethod
+    def _raw(cls, variant: Variant, key: Key, turn: int) -> Position:
+        p = object.__new__(cls)
+        p._variant = variant
+        p._key = key
+        p._turn = turn
+        return p
+
+    @classmethod
+    def start(cls, variant: Variant | type[Variant] | str | None = None) -> Position:
+        """The starting position of the variant, white on roll."""
+        return cls(variant)
+
+    @classmethod
+    def from_sides(
+        cls,
+        variant: Variant | type[Variant] | str | None,
+        mover: Sequence[int],
+        opponent: Sequence[int],
+        turn: int = WHITE,
+    ) -> Position:
+        """A position from the mover's and the opponent's side arrays (26 counts each, own
+        coordinates: 0..23 points by distance, 24 bar, 25 borne off). Validated."""
+        v = as_variant(variant)
+        us = _side(mover, "mover")
+        them = _side(opponent, "opponent")
+        if turn not in (WHITE, BLACK):
+            raise InvalidPositionError(f"turn must be 0 (white) or 1 (black), got {turn!r}")
+        err = _core.validate(v.core_variant, us, them)
+        if err:
+            raise InvalidPositionError(err)
+        return cls._raw(v, _core.encode(us, them), turn)
+
+    @classmethod
+    def from_colors(
+        cls,
+        variant: Variant | type[Variant] | str | None,
+        white: Sequence[int],
+        black: Sequence[int],
+        turn: int = WHITE,
+    ) -> Position:
+        """Like :meth:`from_sides`, with the sides given by colour."""
+        if turn == WHITE:
+            return cls.from_sides(variant, white, black, WHITE)
+        return cls.from_sides(variant, black, white, turn)
+
+    # -- accessors -----------------------------------------------------------------------
+    @property
+    def variant(self) -> Variant:
+        return self._variant
+
+    @property
+    def turn(self) -> int:
+        """The colour on roll: ``nardy.WHITE`` (0) or ``nardy.BLACK`` (1)."""
+        return self._turn
+
+    @property
+    def key(self) -> Key:
+        """The core's packed key (mover's perspective)."""
+        return self._key
+
+    def sides(self) -> tuple[SideArray, SideArray]:
+        """(mover, opponent) side arrays."""
+        us, them = _core.decode(self._key)
+        return tuple(us), tuple(them)
+
+    def side(self, color: int) -> SideArray:
+        """The side array of ``color`` in that colour's own coordinates."""
+        us, them = self.sides()
+        return us if color == self._turn else them
+
+    def pip_count(self, color: int | None = None) -> int:
+        """Pips ``color`` (default: the mover) needs to bear off (the bar counts 25)."""
+        side = self.side(self._turn if color is None else color)
+        return sum((i + 1) * n for i, n in enumerate(side[:25]))
+
+    def borne_off(self, color: int) -> int:
+        return self.side(color)[25]
+
+    def is_game_over(self) -> bool:
+        us, them = self.sides()
+        return us[25] == 15 or them[25] == 15
+
+    def winner(self) -> int | None:
+        """The colour that has borne off all 15, or None."""
+        us, them = self.sides()
+        if us[25] == 15:
+            return self._turn
+        if them[25] == 15:
+            return 1 - self._turn
+        return None
+
+    # -- moves ---------------------------------------------------------------------------
+    def legal_moves(self, dice: Sequence[int]) -> LegalMoves:
+        """Every legal complete move for the roll, one per resulting position. Empty when the
+        player cannot move (then :meth:`pass_turn`)."""
+        d1, d2 = _check_dice(dice)
+        return LegalMoves(self, (d1, d2), self._variant.engine.legal(self._key, d1, d2))
+
+    def play(self, move: Move | str, dice: Sequence[int]) -> Position:
+        """The position after a validated move (a :class:`Move` or notation) for the roll,
+        with the opponent on roll. Raises :class:`IllegalMoveError` if it is not legal."""
+        moves = self.legal_moves(dice)
+        if isinstance(move, str):
+            move = self.parse_move(move, dice)
+        if not moves and not move:
+            return self.pass_turn()
+        idx = moves.index_of(move)
+        if idx < 0:
+            raise IllegalMoveError(f"{move.notation(self._variant, self._turn)} is not legal "
+                                   f"for {dice[0]}-{dice[1]} in {self!r}")
+        return self._raw(self._variant, _core.swap(moves._set.key(idx)), 1 - self._turn)
+
+    def play_unchecked(self, move: Move) -> Position:
+        """Fast path: applies the steps without checking the dice or whole-turn rules. Each
+        step must still be a possible single step, else :class:`IllegalMoveError`."""
+        key = self._variant.engine.apply(self._key, [(s.from_, s.to) for s in move.steps])
+        if key is None:
+            raise IllegalMoveError(f"{move} cannot be applied to {self!r}")
+        return self._raw(self._variant, _core.swap(key), 1 - self._turn)
+
+    def pass_turn(self) -> Position:
+        """The same checkers with the opponent on roll (the turn passes)."""
+        return self._raw(self._variant, _core.swap(self._key), 1 - self._turn)
+
+    def parse_move(self, text: str, dice: Sequence[int]) -> Move:
+        """The legal move that ``text`` denotes for the roll (chains like ``24/13`` allowed).
+        Raises :class:`InvalidNotationError` or :class:`IllegalMoveError`."""
+        from nardy.notation import parse_move_text
+
+        return parse_move_text(self, text, _check_dice(dice))
+
+    # -- value semantics -----------------------------------------------------------------
+    def copy(self) -> Position:
+        return self  # immutable
+
+    def __copy__(self) -> Position:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Position:
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Position._raw, (self._variant, self._key, self._turn))
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, Position) and other._key == self._key
+                and other._turn == self._turn and other._variant == self._variant)
+
+    def __hash__(self) -> int:
+        return hash((self._key, self._turn))
+
+    def __repr__(self) -> str:
+        white, black = self.side(WHITE), self.side(BLACK)
+        return (f"Position.from_colors({self._variant!r}, {list(white)}, {list(black)}, "
+                f"turn={'WHITE' if self._turn == WHITE else 'BLACK'})")
+
+    def __str__(self) -> str:
+        from nardy.notation import ascii_board
+
+        return ascii_board(self)
+
+
+def _side(values: Sequence[int], who: str) -> tuple[int, ...]:
+    try:
+        side = tuple(values)
+    except TypeError:
+        raise InvalidPositionError(f"{who} side must be a sequence of 26 integers") from None
+    if len(side) == 25:  # gnubg's layout without the off count
+        if not all(isinstance(x, int) for x in side):
+            raise InvalidPositionError(f"{who} side must hold integers")
+        side = side + (15 - sum(side),)
+    if len(side) != 26 or not all(isinstance(x, int) and not isinstance(x, bool) for x in side):
+        raise InvalidPositionError(f"{who} side must be 26 integers (24 points, bar, off)")
+    if any(x < 0 or x > 15 for x in side):
+        raise InvalidPositionError(f"{who} side has a count outside 0..15: {side}")
+    return side
+
+
+class LegalMoves(Sequence[Move]):
+    """The legal moves of one position and roll. A sequence of :class:`Move`, created lazily;
+    ``move in legal_moves`` tests legality by resulting position without building them all."""
+
+    __slots__ = ("_position", "_dice", "_set", "_cache")
+
+    def __init__(self, position: Position, dice: tuple[int, int], moveset: Any) -> None:
+        self._position = position
+        self._dice = dice
+        self._set = moveset
+        self._cache: list[Move] | None = None
+
+    @property
+    def dice(self) -> tuple[int, int]:
+        return self._dice
+
+    def __len__(self) -> int:
+        return len(self._set)
+
+    def count(self, value: Any = None) -> int:  # type: ignore[override]
+        """Number of legal moves (python-chess style); with an argument, Sequence.count."""
+        if value is None:
+            return len(self._set)
+        return 1 if value in self else 0
+
+    def __bool__(self) -> bool:
+        return len(self._set) > 0
+
+    def _moves(self) -> list[Move]:
+        if self._cache is None:
+            self._cache = [Move(steps) for steps in self._set.all_steps()]
+        return self._cache
+
+    @overload
+    def __getitem__(self, i: int) -> Move: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[Move]: ...
+    def __getitem__(self, i: int | slice) -> Move | list[Move]:
+        return self._moves()[i]
+
+    def __iter__(self) -> Iterator[Move]:
+        return iter(self._moves())
+
+    def index_of(self, move: Move) -> int:
+        """Index of the legal move leading where ``move`` leads, or -1."""
+        if not isinstance(move, Move):
+            return -1
+        key = self._position.variant.engine.apply(
+            self._position.key, [(s.from_, s.to) for s in move.steps])
+        return -1 if key is None else self._set.find(key)
+
+    def __contains__(self, move: object) -> bool:
+        return isinstance(move, Move) and self.index_of(move) >= 0
+
+    def results(self) -> list[Position]:
+        """The resulting positions, opponent on roll, in move order."""
+        p = self._position
+        return [Position._raw(p.variant, _core.swap(k), 1 - p.turn) for k in self._set.keys()]
+
+    def __repr__(self) -> str:
+        p = self._position
+        shown = ", ".join(m.notation(p.variant, p.turn) for m in self._moves()[:8])
+        more = ", ..." if len(self) > 8 else ""
+        return f"<LegalMoves {self._dice[0]}-{self._dice[1]}: {len(self)} ({shown}{more})>"
+
+
+__all__ = ["BAR", "OFF", "PASS", "LegalMoves", "Move", "Position", "Step"]
+
