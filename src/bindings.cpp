@@ -24,13 +24,8 @@ using Key = std::tuple<uint64_t, uint64_t, uint64_t, uint64_t>;
 
 Side side_from_words(uint64_t lo, uint64_t hi) {
   Side s;
-  s.lo = lo;
-  s.hi = hi;
-  for (int i = 0; i < kPoints; ++i) {
-    const int n = s.count(i);
-    if (n >= 1) s.occ1 |= 1u << i;
-    if (n >= 2) s.occ2 |= 1u << i;
-  }
+  s.w[0] = lo;
+  s.w[1] = hi;
   return s;
 }
 
@@ -39,7 +34,7 @@ Position from_key(const Key& k) {
                   side_from_words(std::get<2>(k), std::get<3>(k))};
 }
 
-Key to_key(const Position& p) { return Key{p.us.lo, p.us.hi, p.them.lo, p.them.hi}; }
+Key to_key(const Position& p) { return Key{p.us.w[0], p.us.w[1], p.them.w[0], p.them.w[1]}; }
 
 void check_dice(int d1, int d2) {
   if (d1 < 1 || d1 > 6 || d2 < 1 || d2 > 6)

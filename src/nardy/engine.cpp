@@ -43,9 +43,10 @@ bool apply_with(const P& policy, const Position& pos, const Step* steps, int n,
   typename P::State s = starts[n_starts - 1];
   for (int k = 0; k < n; ++k) {
     const Step want = steps[k];
-    if (want.from < 0 || want.from > kBar || !(policy.sources(s) >> want.from & 1u)) return false;
+    if (want.from < 0 || want.from > kBar) return false;
     bool found = false;
     for (int die = 1; die <= 6 && !found; ++die) {
+      if (!(policy.sources(s, die) >> want.from & 1u)) continue;
       policy.for_each_step(s, want.from, die, [&](const typename P::State& next, Step st) {
         if (!found && st.to == want.to) {
           s = next;

@@ -7,11 +7,15 @@
 //
 //   struct P {
 //     struct State { Position pos; ... };            // position + per-turn bookkeeping
-//     static constexpr bool kCommutativeDoubles;       // same-die steps may be reordered freely
+//     // True when no step was rejected since the last reset for a reason that depends on the
+//     // order of steps (e.g. a whole-board rule checked after every step). While it stays
+//     // false, same-die steps commute and independent steps of a non-double commute.
+//     bool order_mattered() const;  void reset_order_flag() const;
 //     // Fills out[0..n) with the starting states of the turn and returns n. State k > 0 is a
 //     // relaxation: its moves replace the previous ones only if they play strictly more dice.
 //     int begin_turn(const Position&, int d1, int d2, State out[2]) const;
-//     uint32_t sources(const State&) const;            // slots that may move (bit 24: enter)
+//     uint32_t sources(const State&, int die) const;   // slots that may move with the die
+//                                                      // (bit 24: enter); may over-approximate
 //     template <class F> void for_each_step(const State&, int from, int die, F&& f) const;
 //                                                      // calls f(const State& next, Step) for
 //                                                      // every legal single step
@@ -61,18 +65,31 @@ class Enumerator {
     out.clear();
     best_used_ = 0;
     best_pips_ = 0;
+    policy_.reset_order_flag();
     if (d1 == d2) {
       die_ = d1;
-      if constexpr (P::kCommutativeDoubles) {
-        double_ordered(start, 0, kBar);
-      } else {
+      double_ordered(start, 0, kBar);
+      if (policy_.order_mattered()) {  // rare: redo with every order of the steps
+        out.clear();
+        best_used_ = 0;
+        best_pips_ = 0;
         seen_.clear();
         double_any_order(start, 0);
       }
     } else {
       dice_[0] = d1 > d2 ? d1 : d2;  // larger die first: its moves are found first
       dice_[1] = d1 > d2 ? d2 : d1;
+      larger_first_sources_ = 0;
       non_double(start, 0, 0b11, 0);
+      if (policy_.order_mattered()) {
+        out.clear();
+        best_used_ = 0;
+        best_pips_ = 0;
+        larger_first_sources_ = 0;
+        skip_commuting_ = false;
+        non_double(start, 0, 0b11, 0);
+        skip_commuting_ = true;
+      }
     }
   }
 
@@ -90,7 +107,7 @@ class Enumerator {
   // Same-die steps commute, so each multiset of steps is generated once, sources taken in
   // non-increasing order (a checker that just moved may go on, since it now stands lower).
   void double_ordered(const State& s, int depth, int max_from) {
-    uint32_t src = policy_.sources(s) & ((2u << max_from) - 1);
+    uint32_t src = policy_.sources(s, die_) & ((2u << max_from) - 1);
     bool moved = false;
     while (src) {
       const int from = 31 - std::countl_zero(src);
@@ -111,7 +128,7 @@ class Enumerator {
   // Step order matters (e.g. a rule checked after every step): try every order, pruning
   // transpositions by (position, dice used).
   void double_any_order(const State& s, int depth) {
-    uint32_t src = policy_.sources(s);
+    uint32_t src = policy_.sources(s, die_);
     bool moved = false;
     while (src) {
       const int from = 31 - std::countl_zero(src);
@@ -129,12 +146,22 @@ class Enumerator {
     if (!moved) record(s, depth, depth * die_);
   }
 
+  // Larger die first, then smaller die first. In the second order, a larger-die step by a
+  // checker other than the one just moved is skipped when that step was already legal at the
+  // start: then (larger, smaller) was explored in the first order and leads to the same place.
+  // (Sound while no order-dependent rejection happened; see order_mattered().)
   void non_double(const State& s, int depth, unsigned remaining, int pips) {
     bool moved = false;
     for (int k = 0; k < 2; ++k) {
       if (!(remaining & (1u << k))) continue;
       const int die = dice_[k];
-      uint32_t src = policy_.sources(s);
+      uint32_t src = policy_.sources(s, die);
+      if (depth == 1 && k == 0 && skip_commuting_) {
+        const int just_moved_to = path_[0].to;
+        uint32_t skip = larger_first_sources_;
+        if (just_moved_to >= 0) skip &= ~(1u << just_moved_to);
+        src &= ~skip;
+      }
       while (src) {
         const int from = 31 - std::countl_zero(src);
         src &= ~(1u << from);
@@ -144,6 +171,7 @@ class Enumerator {
           if (depth == 1) {
             record(next, 2, pips + die);
           } else {
+            if (k == 0) larger_first_sources_ |= 1u << from;
             non_double(next, 1, remaining & ~(1u << k), die);
           }
         });
@@ -158,6 +186,8 @@ class Enumerator {
   PositionSet seen_;
   Step path_[kMaxSteps]{};
   int dice_[2]{};
+  uint32_t larger_first_sources_ = 0;  // sources with a legal larger-die step at the start
+  bool skip_commuting_ = true;
   int die_ = 0;
   int best_used_ = 0;
   int best_pips_ = 0;

@@ -4,6 +4,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "nardy/position.hpp"
@@ -36,30 +37,35 @@ struct Move {
 // a memset per roll.
 class MoveList {
  public:
-  MoveList() { table_.assign(256, Slot{}); }
+  MoveList() {
+    table_.assign(256, Slot{});
+    moves_.resize(64);
+  }
 
   void clear() noexcept {
-    moves_.clear();
+    size_ = 0;
     if (++generation_ == 0) {  // wrapped: old stamps could alias the new generation
       for (Slot& s : table_) s = Slot{};
       generation_ = 1;
     }
   }
 
-  // Adds the move unless a move with the same result is already present.
+  // Adds the move unless a move with the same result is already present. `steps` points to
+  // kMaxSteps steps of which the first n_steps count.
   bool insert(const Position& result, const Step* steps, int n_steps) {
-    if ((moves_.size() + 1) * 2 > table_.size()) grow();
+    if ((size_ + 1) * 2 > table_.size()) grow();
     const uint64_t h = result.hash();
     const size_t mask = table_.size() - 1;
     for (size_t i = h & mask;; i = (i + 1) & mask) {
       Slot& s = table_[i];
       if (s.generation != generation_) {
+        if (size_ == moves_.size()) moves_.resize(moves_.size() * 2);
         s.generation = generation_;
-        s.index = static_cast<uint32_t>(moves_.size());
-        Move& m = moves_.emplace_back();
+        s.index = static_cast<uint32_t>(size_);
+        Move& m = moves_[size_++];
         m.result = result;
         m.n_steps = static_cast<uint8_t>(n_steps);
-        for (int k = 0; k < n_steps; ++k) m.steps[k] = steps[k];
+        std::memcpy(m.steps.data(), steps, sizeof(Step) * kMaxSteps);
         return true;
       }
       if (moves_[s.index].result == result) return false;
@@ -77,13 +83,15 @@ class MoveList {
     }
   }
 
-  [[nodiscard]] size_t size() const noexcept { return moves_.size(); }
-  [[nodiscard]] bool empty() const noexcept { return moves_.empty(); }
+  [[nodiscard]] size_t size() const noexcept { return size_; }
+  [[nodiscard]] bool empty() const noexcept { return size_ == 0; }
   [[nodiscard]] const Move& operator[](size_t i) const noexcept { return moves_[i]; }
-  [[nodiscard]] const std::vector<Move>& moves() const noexcept { return moves_; }
+  [[nodiscard]] const Move* begin() const noexcept { return moves_.data(); }
+  [[nodiscard]] const Move* end() const noexcept { return moves_.data() + size_; }
   void swap(MoveList& other) noexcept {
     moves_.swap(other.moves_);
     table_.swap(other.table_);
+    std::swap(size_, other.size_);
     std::swap(generation_, other.generation_);
   }
 
@@ -96,7 +104,7 @@ class MoveList {
   void grow() {
     std::vector<Slot> bigger(table_.size() * 2);
     const size_t mask = bigger.size() - 1;
-    for (uint32_t idx = 0; idx < moves_.size(); ++idx) {
+    for (uint32_t idx = 0; idx < size_; ++idx) {
       size_t i = moves_[idx].result.hash() & mask;
       while (bigger[i].generation == generation_) i = (i + 1) & mask;
       bigger[i] = Slot{generation_, idx};
@@ -104,8 +112,9 @@ class MoveList {
     table_.swap(bigger);
   }
 
-  std::vector<Move> moves_;
+  std::vector<Move> moves_;  // storage; the first size_ entries are the moves
   std::vector<Slot> table_;
+  size_t size_ = 0;
   uint32_t generation_ = 1;
 };
 

@@ -7,14 +7,15 @@
 // file's.
 //
 // Layout of one side, 26 nibbles in two 64-bit words (4 bits a slot, counts 0..15):
-//   lo: nibble k      = checkers on point k,        k = 0..15
-//   hi: nibble k      = checkers on point 16 + k,   k = 0..7
-//       nibble 8      = checkers waiting to enter (backgammon bar)          (slot 24)
-//       nibble 9      = checkers borne off                                 (slot 25)
-//       nibbles 10-15 = zero (reserved for variant state)
-// Alongside the counts each side keeps two 24-bit occupancy masks in its own coordinates:
-//   occ1 bit i = point i holds >= 1 checker, occ2 bit i = point i holds >= 2 checkers.
-// The masks are derived data: equality and hashing look at the four count words only.
+//   w[0]: nibble k      = checkers on point k,        k = 0..15
+//   w[1]: nibble k      = checkers on point 16 + k,   k = 0..7
+//         nibble 8      = checkers waiting to enter (backgammon bar)          (slot 24)
+//         nibble 9      = checkers borne off                                 (slot 25)
+//         nibbles 10-15 = zero (reserved for variant state)
+// Occupancy masks (24 bits, own coordinates) come from the words with a handful of bit
+// operations: occ1() bit i = point i holds >= 1 checker, occ2() = >= 2 checkers. The move
+// enumerator keeps the masks it needs up to date in its search state, so a Position is just
+// the four count words: equality is four word compares, the hash mixes four words.
 #pragma once
 
 #include <array>
@@ -31,44 +32,44 @@ inline constexpr int kCheckers = 15;
 inline constexpr uint32_t kBoardMask = (1u << kPoints) - 1;
 inline constexpr uint32_t kHomeMask = 0x3Fu;  // indices 0..5
 
+// Gathers the flags at bits 0, 4, 8, ..., 60 of x into bits 0..15.
+constexpr uint32_t gather_nibble_flags(uint64_t x) noexcept {
+  x = (x | (x >> 3)) & 0x0303030303030303ull;
+  x = (x | (x >> 6)) & 0x000F000F000F000Full;
+  x = (x | (x >> 12)) & 0x000000FF000000FFull;
+  x = (x | (x >> 24)) & 0xFFFFull;
+  return static_cast<uint32_t>(x);
+}
+
+inline constexpr uint64_t kNibbleLowBits = 0x1111111111111111ull;
+
 struct Side {
-  uint64_t lo = 0;
-  uint64_t hi = 0;
-  uint32_t occ1 = 0;
-  uint32_t occ2 = 0;
+  uint64_t w[2] = {0, 0};
 
   [[nodiscard]] constexpr int count(int slot) const noexcept {
-    const uint64_t w = slot < 16 ? lo : hi;
-    return static_cast<int>((w >> ((slot & 15) * 4)) & 0xF);
+    return static_cast<int>((w[slot >> 4] >> ((slot & 15) * 4)) & 0xF);
   }
-  [[nodiscard]] constexpr int bar() const noexcept { return static_cast<int>((hi >> 32) & 0xF); }
-  [[nodiscard]] constexpr int off() const noexcept { return static_cast<int>((hi >> 36) & 0xF); }
+  [[nodiscard]] constexpr int bar() const noexcept { return static_cast<int>((w[1] >> 32) & 0xF); }
+  [[nodiscard]] constexpr int off() const noexcept { return static_cast<int>((w[1] >> 36) & 0xF); }
 
-  constexpr void add(int slot) noexcept {
-    const int before = count(slot);
-    (slot < 16 ? lo : hi) += uint64_t{1} << ((slot & 15) * 4);
-    if (slot < kPoints) {
-      occ1 |= 1u << slot;
-      if (before >= 1) occ2 |= 1u << slot;
-    }
-  }
-  constexpr void remove(int slot) noexcept {
-    const int before = count(slot);
-    (slot < 16 ? lo : hi) -= uint64_t{1} << ((slot & 15) * 4);
-    if (slot < kPoints) {
-      if (before == 1) occ1 &= ~(1u << slot);
-      if (before == 2) occ2 &= ~(1u << slot);
-    }
-  }
+  constexpr void add(int slot) noexcept { w[slot >> 4] += uint64_t{1} << ((slot & 15) * 4); }
+  constexpr void remove(int slot) noexcept { w[slot >> 4] -= uint64_t{1} << ((slot & 15) * 4); }
   constexpr void set(int slot, int n) noexcept {
-    uint64_t& w = slot < 16 ? lo : hi;
     const int shift = (slot & 15) * 4;
-    w = (w & ~(uint64_t{0xF} << shift)) | (uint64_t(n & 0xF) << shift);
-    if (slot < kPoints) {
-      const uint32_t bit = 1u << slot;
-      occ1 = n >= 1 ? occ1 | bit : occ1 & ~bit;
-      occ2 = n >= 2 ? occ2 | bit : occ2 & ~bit;
-    }
+    w[slot >> 4] = (w[slot >> 4] & ~(uint64_t{0xF} << shift)) | (uint64_t(n & 0xF) << shift);
+  }
+
+  // Points holding at least one checker.
+  [[nodiscard]] constexpr uint32_t occ1() const noexcept {
+    const uint64_t lo = (w[0] | w[0] >> 1 | w[0] >> 2 | w[0] >> 3) & kNibbleLowBits;
+    const uint64_t hi = (w[1] | w[1] >> 1 | w[1] >> 2 | w[1] >> 3) & 0x11111111ull;
+    return gather_nibble_flags(lo) | gather_nibble_flags(hi) << 16;
+  }
+  // Points holding at least two checkers.
+  [[nodiscard]] constexpr uint32_t occ2() const noexcept {
+    const uint64_t lo = (w[0] >> 1 | w[0] >> 2 | w[0] >> 3) & kNibbleLowBits;
+    const uint64_t hi = (w[1] >> 1 | w[1] >> 2 | w[1] >> 3) & 0x11111111ull;
+    return gather_nibble_flags(lo) | gather_nibble_flags(hi) << 16;
   }
 
   // Checkers on the board, on the bar and off, summed nibble-wise.
@@ -85,7 +86,7 @@ struct Side {
   }
 
   friend constexpr bool operator==(const Side& a, const Side& b) noexcept {
-    return a.lo == b.lo && a.hi == b.hi;
+    return a.w[0] == b.w[0] && a.w[1] == b.w[1];
   }
 };
 
@@ -100,13 +101,11 @@ struct Position {
   }
 
   [[nodiscard]] uint64_t hash() const noexcept {
-    // Two rounds of multiply-xorshift over the four count words; cheap and well mixed.
-    uint64_t h = us.lo * 0x9E3779B97F4A7C15ull;
-    h ^= (us.hi + 0x632BE59BD9B4E019ull) * 0xC2B2AE3D27D4EB4Full;
-    h = (h ^ (h >> 29)) * 0xBF58476D1CE4E5B9ull;
-    h ^= (them.lo + 0x94D049BB133111EBull) * 0x9E3779B97F4A7C15ull;
-    h ^= (them.hi + 0x2545F4914F6CDD1Dull) * 0xC2B2AE3D27D4EB4Full;
-    return h ^ (h >> 31);
+    // One multiply per word, folded: the four words differ in few nibbles, the odd
+    // multipliers spread each nibble over the high bits, the fold brings them down.
+    const uint64_t h = us.w[0] * 0x9E3779B97F4A7C15ull ^ us.w[1] * 0xC2B2AE3D27D4EB4Full ^
+                       them.w[0] * 0x165667B19E3779F9ull ^ them.w[1] * 0xD6E8FEB86659FD93ull;
+    return h ^ (h >> 29) ^ (h >> 47);
   }
 };
 

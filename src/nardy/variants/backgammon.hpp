@@ -16,24 +16,41 @@ struct BackgammonPolicy {
 
   struct State {
     Position pos;
+    uint32_t ours = 0;          // mover's occupied points
     uint32_t their_closed = 0;  // opponent points with >= 2 checkers, mover's coordinates
     uint32_t their_blots = 0;   // opponent points with exactly 1 checker, mover's coordinates
   };
 
-  static constexpr bool kCommutativeDoubles = true;
+  // Every backgammon rule is local to a step's source and target: order never matters.
+  static constexpr bool order_mattered() noexcept { return false; }
+  static constexpr void reset_order_flag() noexcept {}
 
   explicit BackgammonPolicy(const Rules& = {}) {}
 
   int begin_turn(const Position& pos, int, int, State out[2]) const noexcept {
+    const uint32_t them1 = pos.them.occ1(), them2 = pos.them.occ2();
     out[0].pos = pos;
-    out[0].their_closed = reverse24(pos.them.occ2);
-    out[0].their_blots = reverse24(pos.them.occ1 & ~pos.them.occ2);
+    out[0].ours = pos.us.occ1();
+    out[0].their_closed = reverse24(them2);
+    out[0].their_blots = reverse24(them1 & ~them2);
     return 1;
   }
 
-  // Everything on the bar must enter before any other checker moves.
-  uint32_t sources(const State& s) const noexcept {
-    return s.pos.us.bar() ? 1u << kBar : s.pos.us.occ1;
+  // Sources with a legal step for the die, as bit operations: everything on the bar enters
+  // first; a point is out when its target is closed; low points bear off only when all
+  // checkers are home, exactly or (overshooting) from the highest point.
+  uint32_t sources(const State& s, int die) const noexcept {
+    const Side& us = s.pos.us;
+    if (us.bar()) return (s.their_closed >> (kBar - die) & 1u) ? 0 : 1u << kBar;
+    const uint32_t below_die = (1u << die) - 1;
+    uint32_t src = s.ours & ~below_die & ~(s.their_closed << die);
+    if (!(s.ours & ~kHomeMask)) {
+      const uint32_t low = s.ours & below_die;
+      const uint32_t exact = low & (1u << (die - 1));
+      const uint32_t highest = (s.ours & ~below_die) ? 0 : low ? 1u << (31 - std::countl_zero(low)) : 0;
+      src |= exact | highest;
+    }
+    return src;
   }
 
   template <class F>
@@ -43,8 +60,7 @@ struct BackgammonPolicy {
       const uint32_t bit = 1u << to;
       if (s.their_closed & bit) return;
       State n = s;
-      n.pos.us.remove(from);
-      n.pos.us.add(to);
+      move_checker(n.pos.us, n.ours, from, to);
       const bool hit = (s.their_blots & bit) != 0;
       if (hit) {
         n.their_blots &= ~bit;
@@ -54,10 +70,9 @@ struct BackgammonPolicy {
       f(n, Step{int8_t(from), int8_t(to), uint8_t(hit)});
       return;
     }
-    if (!may_bear_off(s.pos.us, from, to)) return;
+    if (!may_bear_off(s.pos.us, s.ours, from, to)) return;
     State n = s;
-    n.pos.us.remove(from);
-    n.pos.us.add(kOff);
+    move_checker(n.pos.us, n.ours, from, kOff);
     f(n, Step{int8_t(from), int8_t(kBearOffTo), 0});
   }
 

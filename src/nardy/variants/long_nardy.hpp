@@ -19,18 +19,22 @@ struct LongNardyPolicy {
 
   struct State {
     Position pos;
+    uint32_t ours = 0;    // mover's occupied points
     uint32_t theirs = 0;  // points holding any opponent checker, mover's coordinates
     int heads_left = 1;   // checkers that may still leave the head this turn
   };
 
-  // A rule checked after every step makes the order of same-die steps matter.
-  static constexpr bool kCommutativeDoubles = false;
+  // The six-block rule, checked after every step, is the only order-dependent rule: when it
+  // rejects a step the enumerator retries the turn trying every order.
+  bool order_mattered() const noexcept { return block_rejected_; }
+  void reset_order_flag() const noexcept { block_rejected_ = false; }
 
   explicit LongNardyPolicy(const Rules& rules = {}) : rules_(rules) {}
 
   int begin_turn(const Position& pos, int d1, int d2, State out[2]) const noexcept {
     out[0].pos = pos;
-    out[0].theirs = rotate24_half(pos.them.occ1);
+    out[0].ours = pos.us.occ1();
+    out[0].theirs = rotate24_half(pos.them.occ1());
     out[0].heads_left = 1;
     if (pos.us.count(kHead) != kCheckers) return 1;  // not the player's first turn
     switch (rules_.head_rule) {
@@ -49,8 +53,9 @@ struct LongNardyPolicy {
     return 1;
   }
 
-  uint32_t sources(const State& s) const noexcept {
-    return s.heads_left ? s.pos.us.occ1 : s.pos.us.occ1 & ~(1u << kHead);
+  uint32_t sources(const State& s, int die) const noexcept {
+    const uint32_t movable = s.heads_left ? s.ours : s.ours & ~(1u << kHead);
+    return movable & ~(s.theirs << die);  // a target holding any opponent checker is out
   }
 
   template <class F>
@@ -60,33 +65,36 @@ struct LongNardyPolicy {
       const uint32_t bit = 1u << to;
       if (s.theirs & bit) return;
       State n = s;
-      n.pos.us.remove(from);
-      n.pos.us.add(to);
+      move_checker(n.pos.us, n.ours, from, to);
       n.heads_left -= from == kHead;
-      const bool newly_held = !(s.pos.us.occ1 & bit);
-      if (newly_held && !rules_.block_check_at_end && forbidden_block(n.pos)) return;
+      const bool newly_held = !(s.ours & bit);
+      if (newly_held && !rules_.block_check_at_end && forbidden_block(n)) {
+        block_rejected_ = true;
+        return;
+      }
       f(n, Step{int8_t(from), int8_t(to), 0});
       return;
     }
-    if (!may_bear_off(s.pos.us, from, to)) return;
+    if (!may_bear_off(s.pos.us, s.ours, from, to)) return;
     State n = s;
-    n.pos.us.remove(from);
-    n.pos.us.add(kOff);
+    move_checker(n.pos.us, n.ours, from, kOff);
     f(n, Step{int8_t(from), int8_t(kBearOffTo), 0});
   }
 
   bool final_ok(const State& s) const noexcept {
-    return !rules_.block_check_at_end || !forbidden_block(s.pos);
+    return !rules_.block_check_at_end || !forbidden_block(s);
   }
 
-  // Six points in a row along the opponent's path with no opponent checker past them.
-  static bool forbidden_block(const Position& p) noexcept {
-    const uint32_t m = rotate24_half(p.us.occ1);  // mover's points in opponent coordinates
+  // Six points in a row along the opponent's path with no opponent checker past them. The
+  // mover-to-opponent map is a rotation by 12, its own inverse.
+  static bool forbidden_block(const State& s) noexcept {
+    const uint32_t m = rotate24_half(s.ours);  // mover's points in opponent coordinates
     const uint32_t runs = m & (m >> 1) & (m >> 2) & (m >> 3) & (m >> 4) & (m >> 5);
     if (!runs) return false;
     const int lowest_start = std::countr_zero(runs);  // the run the fewest checkers are past
+    const uint32_t their_points = rotate24_half(s.theirs);
     const bool someone_past =
-        p.them.off() > 0 || (p.them.occ1 & ((1u << lowest_start) - 1)) != 0;
+        s.pos.them.off() > 0 || (their_points & ((1u << lowest_start) - 1)) != 0;
     return !someone_past;
   }
 
@@ -101,6 +109,7 @@ struct LongNardyPolicy {
   }
 
   Rules rules_;
+  mutable bool block_rejected_ = false;
 };
 
 }  // namespace nardy
