@@ -1,0 +1,373 @@
+"""eXtreme Gammon's XGID.
+
+Pure Python; the only nardy imports are :mod:`nardy.errors` and the side
+helpers of :mod:`nardy.formats.gnubg_id`.
+
+Format
+======
+
+::
+
+    XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10
+         position                  | | | |  | | | | max cube (log2)
+                                   | | | |  | | | match length (0: money)
+                                   | | | |  | | rules
+                                   | | | |  | score of the top player (O)
+                                   | | | |  score of the bottom player (X)
+                                   | | | dice
+                                   | | turn
+                                   | cube position
+                                   cube (log2)
+
+The field meanings below are those of GNU Backgammon's importer
+(``SetXGID`` in ``set.c`` and ``PositionFromXG`` in ``positionid.c``),
+which reads what eXtreme Gammon writes.  The two players are the
+**bottom** player, X, written in upper case (gnubg's player 1) and the
+**top** player, O, written in lower case (gnubg's player 0).
+
+position (26 characters)
+    Always from the bottom player's side, whoever is on roll (the turn does
+    not reorder it).  Character 0 is O's bar, characters 1..24 are the
+    points numbered from X's side (X bears off below point 1, so X's point
+    ``p`` is X's index ``p - 1``, and O's index ``j`` is character
+    ``24 - j``), character 25 is X's bar.  ``-`` is an empty point,
+    ``A``..``P`` one to sixteen X checkers, ``a``..``p`` O checkers.  Only
+    O may be on character 0 and only X on character 25.  Borne-off checkers
+    are what is missing from 15.
+cube
+    log2 of the cube value.  With a double on offer (dice ``D``) it is the
+    cube before the double.
+cube position
+    1 the bottom player (X) owns the cube, -1 the top player (O), 0 centred.
+turn
+    1 the bottom player (X) is on roll, -1 the top player (O).  With ``D``
+    it names the player who doubled (gnubg then sets its ``fTurn``, the
+    player to answer, to the other one).
+dice
+    ``00`` the player on roll has not rolled (a cube decision may come
+    first); two digits 1..6 the roll to play (the order is kept as written);
+    ``D`` the player on roll has doubled and the other must take or pass;
+    ``B`` doubled and beavered; ``R`` doubled, beavered and raccooned.
+    gnubg itself reads only ``00``, digits and ``D``.
+scores
+    the bottom player's (X) then the top player's (O).
+rules
+    In match play (length > 0): 1 this is the Crawford game, else 0.  In
+    money play: bit 0 the Jacoby rule, bit 1 beavers allowed (0..3).
+match length
+    0 for money play.
+max cube
+    log2 of the largest cube allowed (eXtreme Gammon's money setting; gnubg
+    ignores it).  ``10`` (1024) is XG's usual value.
+
+:class:`XgidRecord` holds the position as two side arrays from the point
+of view of the player on roll (``mover`` is the player named by ``turn``)
+and the other fields as written (cube and max cube as values, not
+logarithms).  The ``XGID=`` prefix is optional on reading and always
+written.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Optional, Tuple
+
+from nardy.errors import Error, InvalidIdError
+from nardy.formats.gnubg_id import (
+    CHECKERS,
+    Side,
+    _as_int,
+    _check_dice,
+    _check_sides,
+    _side_from_counts,
+)
+
+__all__ = ["OPENING_XGID", "XgidRecord", "decode_xgid", "encode_xgid"]
+
+OPENING_XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10"
+
+_MAX_EXP = 15  # 2**15 = 32768, the largest cube a gnubg Match ID holds
+_MAX_LEN = (1 << 15) - 1
+_ACTIONS = ("D", "B", "R")
+_UINT = re.compile(r"[0-9]{1,6}\Z")
+_SINT = re.compile(r"-?[0-9]{1,6}\Z")
+_DICE = re.compile(r"(00|[1-6][1-6]|[DBR])\Z")
+
+
+def _power_of_two(value: int, name: str) -> int:
+    value = _as_int(value, name, InvalidIdError)
+    if value < 1 or value > 1 << _MAX_EXP or value & (value - 1):
+        raise InvalidIdError(
+            f"{name} must be a power of two from 1 to {1 << _MAX_EXP}, got {value}"
+        )
+    return value
+
+
+@dataclass(frozen=True)
+class XgidRecord:
+    """The contents of an XGID.
+
+    ``mover``/``opponent``
+        26-entry side arrays from the point of view of the player on roll
+        (the player named by ``turn``; with a pending double, the doubler).
+    ``cube``
+        the cube value (1, 2, 4, ...), before the double when ``action`` is
+        set.
+    ``cube_position``
+        as written: 1 the bottom player (X) owns the cube, -1 the top (O),
+        0 centred.  See :attr:`cube_owner` for the mover-relative view.
+    ``turn``
+        1 the bottom player (X) is on roll, -1 the top player (O).
+    ``dice``
+        the roll ``(d1, d2)`` in written order, ``(0, 0)`` when not rolled.
+    ``action``
+        ``None``, or ``"D"`` (doubled), ``"B"`` (beavered), ``"R"``
+        (raccooned) when the dice field holds that letter.
+    ``score_bottom``/``score_top``
+        the scores of X (bottom) and O (top).
+    ``rules``
+        the raw rules field: Crawford flag in match play, Jacoby (bit 0) and
+        beaver (bit 1) flags in money play.
+    ``match_length``
+        0 for money play.
+    ``max_cube``
+        the largest cube allowed (a value; the field holds its log2).
+    """
+
+    mover: Side
+    opponent: Side
+    cube: int = 1
+    cube_position: int = 0
+    turn: int = 1
+    dice: Tuple[int, int] = (0, 0)
+    action: Optional[str] = None
+    score_bottom: int = 0
+    score_top: int = 0
+    rules: int = 0
+    match_length: int = 0
+    max_cube: int = 1024
+
+    def __post_init__(self) -> None:
+        err = InvalidIdError
+        mover, opponent = _check_sides(self.mover, self.opponent)
+        cube = _power_of_two(self.cube, "cube")
+        max_cube = _power_of_two(self.max_cube, "max_cube")
+        cube_position = _as_int(self.cube_position, "cube_position", err)
+        if cube_position not in (-1, 0, 1):
+            raise err(f"cube_position must be -1, 0 or 1, got {cube_position}")
+        turn = _as_int(self.turn, "turn", err)
+        if turn not in (-1, 1):
+            raise err(f"turn must be 1 (bottom player) or -1 (top player), got {turn}")
+        action = self.action
+        if action is not None and action not in _ACTIONS:
+            raise err(f"action must be None, 'D', 'B' or 'R', got {action!r}")
+        try:
+            d1, d2 = self.dice
+        except (TypeError, ValueError):
+            raise err(f"dice must be a pair of ints, got {self.dice!r}") from None
+        _check_dice((d1, d2))  # InvalidDiceError on a bad roll
+        dice = (_as_int(d1, "die", err), _as_int(d2, "die", err))
+        if action is not None and dice != (0, 0):
+            raise err(f"a pending {action!r} cube action leaves no dice, got {dice}")
+        length = _as_int(self.match_length, "match_length", err)
+        if not 0 <= length <= _MAX_LEN:
+            raise err(f"match_length must be 0..{_MAX_LEN}, got {length}")
+        scores = []
+        for name in ("score_bottom", "score_top"):
+            v = _as_int(getattr(self, name), name, err)
+            if v < 0:
+                raise err(f"{name} must not be negative, got {v}")
+            if length and v >= length:
+                raise err(f"{name} = {v} is not below the match length {length}")
+            scores.append(v)
+        rules = _as_int(self.rules, "rules", err)
+        if length and rules not in (0, 1):
+            raise err(f"in match play rules is the Crawford flag 0 or 1, got {rules}")
+        if not length and not 0 <= rules <= 3:
+            raise err(f"in money play rules is 0..3 (1 Jacoby, 2 beaver), got {rules}")
+        set_ = object.__setattr__
+        set_(self, "mover", mover)
+        set_(self, "opponent", opponent)
+        set_(self, "cube", cube)
+        set_(self, "max_cube", max_cube)
+        set_(self, "cube_position", cube_position)
+        set_(self, "turn", turn)
+        set_(self, "dice", dice)
+        set_(self, "score_bottom", scores[0])
+        set_(self, "score_top", scores[1])
+        set_(self, "rules", rules)
+        set_(self, "match_length", length)
+
+    # -- mover-relative views ------------------------------------------------
+
+    @property
+    def mover_is_bottom(self) -> bool:
+        """The player on roll is the bottom player (X, upper case)."""
+        return self.turn == 1
+
+    @property
+    def cube_owner(self) -> Optional[str]:
+        """``"mover"``, ``"opponent"`` or ``None`` (centred)."""
+        if self.cube_position == 0:
+            return None
+        return "mover" if self.cube_position == self.turn else "opponent"
+
+    @property
+    def mover_score(self) -> int:
+        return self.score_bottom if self.turn == 1 else self.score_top
+
+    @property
+    def opponent_score(self) -> int:
+        return self.score_top if self.turn == 1 else self.score_bottom
+
+    @property
+    def crawford(self) -> bool:
+        """The Crawford game (match play only)."""
+        return bool(self.match_length and self.rules & 1)
+
+    @property
+    def jacoby(self) -> bool:
+        """The Jacoby rule (money play only)."""
+        return bool(not self.match_length and self.rules & 1)
+
+    @property
+    def beaver(self) -> bool:
+        """Beavers allowed (money play only)."""
+        return bool(not self.match_length and self.rules & 2)
+
+
+def _position_string(mover: Side, opponent: Side, turn: int) -> str:
+    x, o = (mover, opponent) if turn == 1 else (opponent, mover)
+    chars = ["-"] * 26
+    if o[24]:
+        chars[0] = chr(ord("a") + o[24] - 1)
+    if x[24]:
+        chars[25] = chr(ord("A") + x[24] - 1)
+    for i in range(24):
+        if x[i]:
+            chars[i + 1] = chr(ord("A") + x[i] - 1)
+        elif o[23 - i]:
+            chars[i + 1] = chr(ord("a") + o[23 - i] - 1)
+    return "".join(chars)
+
+
+def encode_xgid(record: XgidRecord) -> str:
+    """The XGID string (with the ``XGID=`` prefix) of an :class:`XgidRecord`."""
+    if not isinstance(record, XgidRecord):
+        raise TypeError(f"encode_xgid takes an XgidRecord, got {type(record).__name__}")
+    r = record
+    dice = r.action if r.action is not None else f"{r.dice[0]}{r.dice[1]}"
+    fields = [
+        _position_string(r.mover, r.opponent, r.turn),
+        str(r.cube.bit_length() - 1),
+        str(r.cube_position),
+        str(r.turn),
+        dice,
+        str(r.score_bottom),
+        str(r.score_top),
+        str(r.rules),
+        str(r.match_length),
+        str(r.max_cube.bit_length() - 1),
+    ]
+    return "XGID=" + ":".join(fields)
+
+
+def _parse_position(pos: str, s: str) -> Tuple[list, list]:
+    if len(pos) != 26:
+        raise InvalidIdError(f"XGID {s!r}: the position has {len(pos)} characters, not 26")
+    x = [0] * 25  # bottom player, own coordinates (24 = bar)
+    o = [0] * 25  # top player
+    for k, c in enumerate(pos):
+        if c == "-":
+            continue
+        if "A" <= c <= "P":
+            n = ord(c) - ord("A") + 1
+            if k == 0:
+                raise InvalidIdError(
+                    f"XGID {s!r}: upper-case (bottom player) checkers on the top player's bar"
+                )
+            x[24 if k == 25 else k - 1] = n
+        elif "a" <= c <= "p":
+            n = ord(c) - ord("a") + 1
+            if k == 25:
+                raise InvalidIdError(
+                    f"XGID {s!r}: lower-case (top player) checkers on the bottom player's bar"
+                )
+            o[24 if k == 0 else 24 - k] = n
+        else:
+            raise InvalidIdError(
+                f"XGID {s!r}: position character {c!r} at {k} is not '-', A-P or a-p"
+            )
+    for who, side in (("bottom (upper-case)", x), ("top (lower-case)", o)):
+        if sum(side) > CHECKERS:
+            raise InvalidIdError(
+                f"XGID {s!r}: the {who} player has {sum(side)} checkers (at most {CHECKERS})"
+            )
+    return x, o
+
+
+def decode_xgid(s: str) -> XgidRecord:
+    """Parse an XGID (the ``XGID=`` prefix is optional).
+
+    Raises :class:`~nardy.errors.InvalidIdError` on any malformed input.
+    """
+    if not isinstance(s, str):
+        raise InvalidIdError(f"an XGID must be a str, got {type(s).__name__}")
+    body = s[5:] if s.startswith("XGID=") else s
+    fields = body.split(":")
+    if len(fields) != 10:
+        raise InvalidIdError(
+            f"XGID {s!r}: expected a position and 9 fields separated by ':', "
+            f"got {len(fields)} fields"
+        )
+    pos, cube, cubepos, turn, dice, sb, st, rules, length, maxcube = fields
+    x, o = _parse_position(pos, s)
+
+    def uint(text: str, name: str) -> int:
+        if not _UINT.match(text):
+            raise InvalidIdError(f"XGID {s!r}: {name} {text!r} is not a non-negative integer")
+        return int(text)
+
+    def sint(text: str, name: str) -> int:
+        if not _SINT.match(text):
+            raise InvalidIdError(f"XGID {s!r}: {name} {text!r} is not an integer")
+        return int(text)
+
+    cube_exp = uint(cube, "cube")
+    max_exp = uint(maxcube, "max cube")
+    for name, e in (("cube", cube_exp), ("max cube", max_exp)):
+        if e > _MAX_EXP:
+            raise InvalidIdError(f"XGID {s!r}: {name} exponent {e} is above {_MAX_EXP}")
+    turn_v = sint(turn, "turn")
+    if turn_v not in (1, -1):
+        raise InvalidIdError(f"XGID {s!r}: turn must be 1 or -1, got {turn!r}")
+    if not _DICE.match(dice):
+        raise InvalidIdError(
+            f"XGID {s!r}: dice {dice!r} is not 00, two digits 1-6, D, B or R"
+        )
+    action = dice if dice in _ACTIONS else None
+    roll = (0, 0) if action else (int(dice[0]), int(dice[1]))
+    x_side, o_side = _side_from_counts(x), _side_from_counts(o)
+    mover, opponent = (x_side, o_side) if turn_v == 1 else (o_side, x_side)
+    try:
+        return XgidRecord(
+            mover=mover,
+            opponent=opponent,
+            cube=1 << cube_exp,
+            cube_position=sint(cubepos, "cube position"),
+            turn=turn_v,
+            dice=roll,
+            action=action,
+            score_bottom=uint(sb, "bottom score"),
+            score_top=uint(st, "top score"),
+            rules=uint(rules, "rules"),
+            match_length=uint(length, "match length"),
+            max_cube=1 << max_exp,
+        )
+    except InvalidIdError as e:
+        if str(e).startswith("XGID "):
+            raise
+        raise InvalidIdError(f"XGID {s!r}: {e}") from None
+    except Error as e:
+        raise InvalidIdError(f"XGID {s!r}: {e}") from None
