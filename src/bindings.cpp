@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <string>
 #include <tuple>
+#include <unordered_map>
 #include <vector>
 
 #include "nardy/engine.hpp"
@@ -18,9 +19,29 @@
 namespace py = pybind11;
 using namespace nardy;
 
-namespace {
+// A position key crosses the boundary as 32 bytes: the four packed count words (us.w[0],
+// us.w[1], them.w[0], them.w[1]) in native byte order. Bytes hash and compare in C inside
+// Python and convert here with one memcpy.
+struct Key {
+  uint64_t w[4];
+};
 
-using Key = std::tuple<uint64_t, uint64_t, uint64_t, uint64_t>;
+namespace pybind11::detail {
+template <>
+struct type_caster<Key> {
+  PYBIND11_TYPE_CASTER(Key, const_name("bytes"));
+  bool load(handle src, bool) {
+    if (!PyBytes_Check(src.ptr()) || PyBytes_GET_SIZE(src.ptr()) != 32) return false;
+    std::memcpy(value.w, PyBytes_AS_STRING(src.ptr()), 32);
+    return true;
+  }
+  static handle cast(const Key& k, return_value_policy, handle) {
+    return PyBytes_FromStringAndSize(reinterpret_cast<const char*>(k.w), 32);
+  }
+};
+}  // namespace pybind11::detail
+
+namespace {
 
 Side side_from_words(uint64_t lo, uint64_t hi) {
   Side s;
@@ -30,11 +51,10 @@ Side side_from_words(uint64_t lo, uint64_t hi) {
 }
 
 Position from_key(const Key& k) {
-  return Position{side_from_words(std::get<0>(k), std::get<1>(k)),
-                  side_from_words(std::get<2>(k), std::get<3>(k))};
+  return Position{side_from_words(k.w[0], k.w[1]), side_from_words(k.w[2], k.w[3])};
 }
 
-Key to_key(const Position& p) { return Key{p.us.w[0], p.us.w[1], p.them.w[0], p.them.w[1]}; }
+Key to_key(const Position& p) { return Key{{p.us.w[0], p.us.w[1], p.them.w[0], p.them.w[1]}}; }
 
 void check_dice(int d1, int d2) {
   if (d1 < 1 || d1 > 6 || d2 < 1 || d2 > 6)
@@ -48,14 +68,129 @@ py::tuple steps_tuple(const Move& m) {
   return t;
 }
 
-// The moves of one (position, roll), owned by Python.
+// The legal moves of one (position, roll): nardy.LegalMoves. An exact-size copy of the
+// enumerator's list (lookups scan it: for a few dozen moves as fast as hashing), the position
+// it belongs to, and the Move objects once someone asks for them.
 struct MoveSet {
-  MoveList list;
+  std::vector<Move> moves;
+  py::object position = py::none();  // nardy.Position, or None for raw engine calls
+  py::object variant = py::none();   // keeps the engine alive
+  const Engine* engine = nullptr;
+  int d1 = 0, d2 = 0;
+  py::object materialised;
+
+  long find(const Position& p) const noexcept {
+    for (size_t i = 0; i < moves.size(); ++i)
+      if (moves[i].result == p) return static_cast<long>(i);
+    return -1;
+  }
 };
 
+// nardy.Move objects are immutable values, so equal step lists share one object. The cache
+// maps a packed step list (12 bits a step: valid, from, to + 1, hit) to its Move, created by
+// the Python factory registered at import; it is cleared when it grows past a bound, so
+// memory stays flat in long runs.
+// An interned attribute name that lives as long as the process (see g_move_factory).
+const py::str& attr_name(const char* name) {
+  return *new py::str(name);
+}
+
+// Module-lifetime Python objects are deliberately leaked: destroying them in C++ static
+// destructors would run after the interpreter is gone.
+py::object& g_move_factory = *new py::object();
+std::unordered_map<uint64_t, py::object>* g_move_cache = nullptr;
+constexpr size_t kMoveCacheLimit = size_t{1} << 18;
+
+uint64_t pack_steps(const Move& m) noexcept {
+  uint64_t code = 0;
+  for (int k = 0; k < m.n_steps; ++k) {
+    const Step& s = m.steps[k];
+    const uint64_t bits = 0x800u | (uint64_t(s.from) << 6) | (uint64_t(s.to + 1) << 1) | s.hit;
+    code |= bits << (12 * k);
+  }
+  return code;
+}
+
+py::object move_object(const Move& m) {
+  if (!g_move_cache) g_move_cache = new std::unordered_map<uint64_t, py::object>();
+  const uint64_t code = pack_steps(m);
+  auto it = g_move_cache->find(code);
+  if (it != g_move_cache->end()) return it->second;
+  if (!g_move_factory) throw std::runtime_error("nardy._core: no Move factory registered");
+  if (g_move_cache->size() >= kMoveCacheLimit) g_move_cache->clear();
+  py::object obj = g_move_factory(steps_tuple(m));
+  g_move_cache->emplace(code, obj);
+  return obj;
+}
+
+[[noreturn]] void raise_nardy(const char* error_class, const std::string& msg) {
+  py::object cls = py::module_::import("nardy.errors").attr(error_class);
+  PyErr_SetString(cls.ptr(), msg.c_str());
+  throw py::error_already_set();
+}
+
+// Dice from any Python object, with nardy.InvalidDiceError for anything but two ints 1..6.
+std::pair<int, int> dice_from(py::handle dice) {
+  PyObject* o = dice.ptr();
+  if (PyTuple_Check(o) && PyTuple_GET_SIZE(o) == 2) {
+    PyObject* a = PyTuple_GET_ITEM(o, 0);
+    PyObject* b = PyTuple_GET_ITEM(o, 1);
+    if (PyLong_CheckExact(a) && PyLong_CheckExact(b)) {
+      const long x = PyLong_AsLong(a), y = PyLong_AsLong(b);
+      if (x >= 1 && x <= 6 && y >= 1 && y <= 6) return {int(x), int(y)};
+    }
+  } else if (PyList_Check(o) && PyList_GET_SIZE(o) == 2) {
+    return dice_from(py::reinterpret_steal<py::object>(PySequence_Tuple(o)));
+  }
+  raise_nardy("InvalidDiceError",
+              "dice must be a pair of integers from 1 to 6, got " + std::string(py::repr(dice)));
+}
+
+Key key_of(py::handle position) {
+  static const py::str& s_key = attr_name("_key");
+  return position.attr(s_key).cast<Key>();
+}
+
+// nardy.LegalMoves is a Python subclass of list (C-speed len, iteration, indexing) with three
+// slots: the position, the dice, and the resulting positions packed as bytes (32 a move:
+// the four count words) for legality tests and results(). Registered at import.
+py::object& g_legal_moves_type = *new py::object();
+
+
+py::object packed_results(const MoveList& list) {
+  PyObject* b = PyBytes_FromStringAndSize(nullptr, static_cast<py::ssize_t>(list.size() * 32));
+  if (!b) throw py::error_already_set();
+  char* dst = PyBytes_AS_STRING(b);
+  for (size_t i = 0; i < list.size(); ++i) {
+    const Position& p = list[i].result;
+    const uint64_t words[4] = {p.us.w[0], p.us.w[1], p.them.w[0], p.them.w[1]};
+    std::memcpy(dst + i * 32, words, 32);
+  }
+  return py::reinterpret_steal<py::object>(b);
+}
+
+Key unpack_key(const char* data) {
+  Key k;
+  std::memcpy(k.w, data, 32);
+  return k;
+}
+
+py::list materialise(MoveSet& s) {
+  if (!s.materialised) {
+    py::list out(s.moves.size());
+    for (size_t i = 0; i < s.moves.size(); ++i) {
+      py::object o = move_object(s.moves[i]);
+      PyList_SET_ITEM(out.ptr(), static_cast<py::ssize_t>(i), o.release().ptr());
+    }
+    s.materialised = std::move(out);
+  }
+  return s.materialised.cast<py::list>();
+}
+
 void fill_sides(const Position& p, int8_t* dst) {
-  for (int k = 0; k < kSlots; ++k) dst[k] = static_cast<int8_t>(p.us.count(k));
-  for (int k = 0; k < kSlots; ++k) dst[kSlots + k] = static_cast<int8_t>(p.them.count(k));
+  const SideArray us = shlem::side_array(p.us), them = shlem::side_array(p.them);
+  for (int k = 0; k < kSlots; ++k) dst[k] = static_cast<int8_t>(us[k]);
+  for (int k = 0; k < kSlots; ++k) dst[kSlots + k] = static_cast<int8_t>(them[k]);
 }
 
 Position position_from_row(const int8_t* row, Variant variant, size_t index) {
@@ -66,7 +201,7 @@ Position position_from_row(const int8_t* row, Variant variant, size_t index) {
   }
   const std::string err = validate(variant, us, them);
   if (!err.empty()) throw py::value_error("position " + std::to_string(index) + ": " + err);
-  return Position{make_side(us), make_side(them)};
+  return Position{shlem::make_side(us), shlem::make_side(them)};
 }
 
 }  // namespace
@@ -76,83 +211,247 @@ PYBIND11_MODULE(_core, m) {
 
   py::enum_<Variant>(m, "Variant")
       .value("BACKGAMMON", Variant::Backgammon)
-      .value("LONG_NARDY", Variant::LongNardy);
+      .value("LONG_NARDY", Variant::LongNardy)
+      .value("SHLEM", Variant::Shlem);
   py::enum_<HeadRule>(m, "HeadRule")
       .value("FEDERATION", HeadRule::Federation)
       .value("CLASSIC", HeadRule::Classic)
       .value("EXTENDED", HeadRule::Extended);
+  py::enum_<ShlemStage>(m, "ShlemStage")
+      .value("EITHER", ShlemStage::Either)
+      .value("PER_PLAYER", ShlemStage::PerPlayer);
+  py::enum_<ShlemEnd>(m, "ShlemEnd")
+      .value("MOVE", ShlemEnd::Move)
+      .value("CLAIM", ShlemEnd::Claim);
 
   m.def("encode", [](const SideArray& us, const SideArray& them) {
-    return to_key(Position{make_side(us), make_side(them)});
-  }, "Packs two side arrays (validated by the caller) into a key.");
+    return to_key(Position{shlem::make_side(us), shlem::make_side(them)});
+  }, "Packs two side arrays (validated by the caller) into a key; -1 = a Shlem prisoner.");
   m.def("decode", [](const Key& k) {
     const Position p = from_key(k);
-    return std::make_pair(side_array(p.us), side_array(p.them));
-  }, "Unpacks a key into (mover, opponent) side arrays.");
+    return std::make_pair(shlem::side_array(p.us), shlem::side_array(p.them));
+  }, "Unpacks a key into (mover, opponent) side arrays; -1 = a Shlem prisoner.");
+  m.def("shlem_status", [](const Key& k, ShlemEnd end, int passes, int pass_limit) {
+    if (pass_limit < 0 || pass_limit > 255) throw py::value_error("pass_limit must be 0..255");
+    Rules r;
+    r.shlem_end = end;
+    r.shlem_pass_limit = static_cast<uint8_t>(pass_limit);
+    const shlem::Status st = shlem::status(from_key(k), r, passes);
+    static const char* reasons[] = {"", "blockade", "no_material", "left_start", "passes"};
+    py::dict d;
+    d["over"] = st.over;
+    d["winner"] = st.winner;
+    d["value"] = st.value;
+    d["reason"] = reasons[static_cast<int>(st.reason)];
+    d["us_blockade"] = st.us_blockade;
+    d["them_blockade"] = st.them_blockade;
+    d["claimable"] = st.claimable;
+    return d;
+  }, py::arg("key"), py::arg("end") = ShlemEnd::Move, py::arg("passes") = 0,
+     py::arg("pass_limit") = 4,
+     "Shlem end-of-game state with the key's mover on roll: over, winner (+1 mover, -1 other, "
+     "0 draw/none), value (points), reason ('', 'blockade', 'no_material', 'left_start', "
+     "'passes'), us_blockade / them_blockade (longest runs of closed points on the opponent's "
+     "line), claimable (claim mode: the mover may claim now). `passes` = consecutive passed "
+     "turns just before.");
   m.def("swap", [](const Key& k) {
-    return Key{std::get<2>(k), std::get<3>(k), std::get<0>(k), std::get<1>(k)};
+    return Key{{k.w[2], k.w[3], k.w[0], k.w[1]}};
   });
   m.def("validate", [](Variant v, const SideArray& us, const SideArray& them) {
     return validate(v, us, them);
   }, "Empty string when (mover, opponent) is a valid position of the variant, else why not.");
 
-  py::class_<MoveSet>(m, "MoveSet")
-      .def("__len__", [](const MoveSet& s) { return s.list.size(); })
+  m.def("_set_legal_moves_type", [](py::object t) {
+    if (!PyType_Check(t.ptr()) || !PyType_IsSubtype(reinterpret_cast<PyTypeObject*>(t.ptr()), &PyList_Type))
+      throw py::type_error("LegalMoves must be a subclass of list");
+    g_legal_moves_type = std::move(t);
+  });
+  m.def("find_result", [](py::bytes packed, const Key& k) -> long {
+    const std::string_view data = packed;
+    const Position want = from_key(k);
+    for (size_t i = 0; i + 32 <= data.size(); i += 32)
+      if (from_key(unpack_key(data.data() + i)) == want) return static_cast<long>(i / 32);
+    return -1;
+  }, "Index of key `k` in packed results, or -1.");
+  m.def("unpack_results", [](py::bytes packed) {
+    const std::string_view data = packed;
+    py::list out(data.size() / 32);
+    for (size_t i = 0; i + 32 <= data.size(); i += 32) out[i / 32] = py::cast(unpack_key(data.data() + i));
+    return out;
+  }, "Keys of packed results.");
+  m.def("_set_move_factory", [](py::object f) {
+    g_move_factory = std::move(f);
+    if (g_move_cache) g_move_cache->clear();
+  }, "Registers the callable that turns a tuple of (from, to, hit) steps into a nardy.Move.");
+
+  py::class_<MoveSet>(m, "LegalMoves", R"doc(The legal moves of one position and roll.
+
+A sequence of nardy.Move, one per resulting position, created on first access;
+``move in legal_moves`` tests legality by where the move leads without creating them.
+Empty when the player cannot move (the turn passes).)doc")
+      .def(py::init([](py::object position, py::object dice, const MoveSet& other) {
+        const auto [d1, d2] = dice_from(dice);
+        MoveSet s;
+        s.moves = other.moves;
+        s.position = position;
+        s.variant = position.attr("_variant");
+        s.engine = other.engine;
+        s.d1 = d1;
+        s.d2 = d2;
+        return s;
+      }))
+      .def("__len__", [](const MoveSet& s) { return s.moves.size(); })
+      .def("__bool__", [](const MoveSet& s) { return !s.moves.empty(); })
+      .def("count", [](MoveSet& s, py::object value) -> size_t {
+        if (value.is_none()) return s.moves.size();
+        return materialise(s).attr("count")(value).cast<size_t>();
+      }, py::arg("value") = py::none(), "Number of legal moves (with an argument: list.count).")
+      .def("__iter__", [](MoveSet& s) { return materialise(s).attr("__iter__")(); })
+      .def("__getitem__", [](MoveSet& s, py::object i) { return materialise(s)[i]; })
+      .def("index_of", [](const MoveSet& s, py::object move) -> long {
+        if (!s.engine || !py::hasattr(move, "_steps")) return -1;
+        py::tuple steps = move.attr("_steps");
+        if (steps.size() > kMaxSteps) return -1;
+        Step st[kMaxSteps];
+        for (size_t k = 0; k < steps.size(); ++k) {
+          py::tuple t = steps[k];
+          st[k] = Step{int8_t(t[0].cast<int>()), int8_t(t[1].cast<int>()), 0};
+        }
+        if (steps.size() == 0) return -1;
+        const Key key = key_of(s.position);
+        Position result;
+        if (!s.engine->apply_steps(from_key(key), st, int(steps.size()), result)) return -1;
+        return s.find(result);
+      }, "Index of the legal move leading where `move` leads, or -1.")
+      .def("__contains__", [](py::object self, py::object move) {
+        return self.attr("index_of")(move).cast<long>() >= 0;
+      })
+      .def_property_readonly("dice", [](const MoveSet& s) { return py::make_tuple(s.d1, s.d2); })
+      .def_property_readonly("position", [](const MoveSet& s) { return s.position; })
+      .def_property_readonly("_set", [](py::object self) { return self; })
+      .def("results", [](const MoveSet& s) {
+        py::object raw = s.position.attr("_raw");
+        const int turn = s.position.attr("_turn").cast<int>();
+        py::list out(s.moves.size());
+        for (size_t i = 0; i < s.moves.size(); ++i)
+          out[i] = raw(s.variant, to_key(s.moves[i].result.swapped()), 1 - turn);
+        return out;
+      }, "The resulting positions, opponent on roll, in move order.")
+      .def("__repr__", [](MoveSet& s) {
+        std::string text = "<LegalMoves " + std::to_string(s.d1) + "-" + std::to_string(s.d2) +
+                           ": " + std::to_string(s.moves.size());
+        if (!s.position.is_none()) {
+          py::list ms = materialise(s);
+          py::object turn = s.position.attr("_turn");
+          text += " (";
+          for (size_t i = 0; i < ms.size() && i < 8; ++i) {
+            if (i) text += ", ";
+            text += ms[i].attr("notation")(s.variant, turn).cast<std::string>();
+          }
+          text += ms.size() > 8 ? ", ...)" : ")";
+        }
+        return text + ">";
+      })
       .def("key", [](const MoveSet& s, size_t i) {
-        if (i >= s.list.size()) throw py::index_error();
-        return to_key(s.list[i].result);
+        if (i >= s.moves.size()) throw py::index_error();
+        return to_key(s.moves[i].result);
       })
       .def("steps", [](const MoveSet& s, size_t i) {
-        if (i >= s.list.size()) throw py::index_error();
-        return steps_tuple(s.list[i]);
+        if (i >= s.moves.size()) throw py::index_error();
+        return steps_tuple(s.moves[i]);
       })
       .def("keys", [](const MoveSet& s) {
-        py::list out(s.list.size());
-        for (size_t i = 0; i < s.list.size(); ++i) out[i] = py::cast(to_key(s.list[i].result));
+        py::list out(s.moves.size());
+        for (size_t i = 0; i < s.moves.size(); ++i) out[i] = py::cast(to_key(s.moves[i].result));
         return out;
       })
       .def("all_steps", [](const MoveSet& s) {
-        py::list out(s.list.size());
-        for (size_t i = 0; i < s.list.size(); ++i) out[i] = steps_tuple(s.list[i]);
+        py::list out(s.moves.size());
+        for (size_t i = 0; i < s.moves.size(); ++i) out[i] = steps_tuple(s.moves[i]);
         return out;
       })
-      .def("find", [](const MoveSet& s, const Key& k) { return s.list.find(from_key(k)); },
+      .def("moves", &materialise, "The moves as a list of nardy.Move (cached).")
+      .def("find", [](const MoveSet& s, const Key& k) { return s.find(from_key(k)); },
            "Index of the move leading to the key, or -1.");
 
   py::class_<Engine>(m, "Engine")
-      .def(py::init([](Variant v, HeadRule head, bool block_at_end) {
+      .def(py::init([](Variant v, HeadRule head, bool block_at_end, ShlemStage stage,
+                       ShlemEnd end, int pass_limit) {
              Rules r;
              r.head_rule = head;
              r.block_check_at_end = block_at_end;
+             r.shlem_stage = stage;
+             r.shlem_end = end;
+             if (pass_limit < 0 || pass_limit > 255)
+               throw py::value_error("shlem_pass_limit must be 0..255");
+             r.shlem_pass_limit = static_cast<uint8_t>(pass_limit);
              return Engine(v, r);
            }),
            py::arg("variant"), py::arg("head_rule") = HeadRule::Federation,
-           py::arg("block_check_at_end") = false)
+           py::arg("block_check_at_end") = false, py::arg("shlem_stage") = ShlemStage::Either,
+           py::arg("shlem_end") = ShlemEnd::Move, py::arg("shlem_pass_limit") = 4)
       .def("legal", [](Engine& e, const Key& k, int d1, int d2) {
         check_dice(d1, d2);
+        thread_local MoveList list;
+        e.generate(from_key(k), d1, d2, list);
         MoveSet s;
-        e.generate(from_key(k), d1, d2, s.list);
+        s.moves.assign(list.begin(), list.end());
+        s.engine = &e;
+        s.d1 = d1;
+        s.d2 = d2;
         return s;
-      }, "All legal complete moves of the position for the roll.")
+      }, "All legal complete moves of the position (a key) for the roll.")
+      .def("legal_moves", [](Engine& e, py::object position, py::object dice) {
+        const auto [d1, d2] = dice_from(dice);
+        thread_local MoveList list;
+        e.generate(from_key(key_of(position)), d1, d2, list);
+        auto* type = reinterpret_cast<PyTypeObject*>(g_legal_moves_type.ptr());
+        if (!type) throw std::runtime_error("nardy._core: no LegalMoves type registered");
+        py::object out = py::reinterpret_steal<py::object>(type->tp_alloc(type, 0));
+        if (!out) throw py::error_already_set();
+        // Fill the list storage directly: one allocation, no append growth.
+        const size_t n = list.size();
+        if (n) {
+          auto* lst = reinterpret_cast<PyListObject*>(out.ptr());
+          lst->ob_item = PyMem_New(PyObject*, n);
+          if (!lst->ob_item) throw std::bad_alloc();
+          lst->allocated = static_cast<py::ssize_t>(n);
+          for (size_t i = 0; i < n; ++i) {
+            lst->ob_item[i] = move_object(list[i]).release().ptr();
+            Py_SET_SIZE(lst, static_cast<py::ssize_t>(i + 1));
+          }
+        }
+        static const py::str& s_position = attr_name("_position");
+        static const py::str& s_dice = attr_name("_dice");
+        static const py::str& s_results = attr_name("_results");
+        out.attr(s_position) = position;
+        out.attr(s_dice) = PyTuple_CheckExact(dice.ptr()) ? dice : py::make_tuple(d1, d2);
+        out.attr(s_results) = packed_results(list);
+        return out;
+      }, "nardy.LegalMoves of a nardy.Position for the roll.")
       .def("count", [](Engine& e, const Key& k, int d1, int d2) {
         check_dice(d1, d2);
         MoveList list;
         e.generate(from_key(k), d1, d2, list);
         return list.size();
       })
-      .def("apply", [](const Engine& e, const Key& k, const std::vector<std::tuple<int, int>>& steps)
+      .def("apply", [](const Engine& e, const Key& k, const std::vector<std::vector<int>>& steps)
                -> py::object {
         if (steps.size() > kMaxSteps) return py::none();
         Step st[kMaxSteps];
         for (size_t i = 0; i < steps.size(); ++i) {
-          const auto [from, to] = steps[i];
+          if (steps[i].size() != 2 && steps[i].size() != 3)
+            throw py::value_error("a step is (from, to) or (from, to, hit)");
+          const int from = steps[i][0], to = steps[i][1];
+          const int hit = steps[i].size() == 3 ? steps[i][2] : 0;  // read by Shlem only
           if (from < 0 || from > kBar || to < kBearOffTo || to >= kPoints) return py::none();
-          st[i] = Step{int8_t(from), int8_t(to), 0};
+          st[i] = Step{int8_t(from), int8_t(to), uint8_t(hit != 0)};
         }
         Position result;
         if (!e.apply_steps(from_key(k), st, int(steps.size()), result)) return py::none();
         return py::cast(to_key(result));
-      }, "Applies (from, to) steps; None if one is not a possible single step.")
+      }, "Applies (from, to) or (from, to, hit) steps; None if one is not a possible single "
+         "step. Shlem reads `hit` (hit out vs take prisoner); the other variants ignore it.")
       .def("perft", [](Engine& e, const Key& k, int depth, bool ordered) {
         if (depth < 0) throw py::value_error("depth must be >= 0");
         py::gil_scoped_release release;

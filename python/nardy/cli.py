@@ -6,7 +6,7 @@ import argparse
 import sys
 import time
 
-from nardy.errors import Error
+from nardy.errors import Error, InvalidDiceError
 from nardy.perft import divide, perft
 from nardy.position import Position
 from nardy.variants import Backgammon, as_variant
@@ -43,8 +43,10 @@ def _cmd_perft(args: argparse.Namespace) -> int:
 
 def _cmd_moves(args: argparse.Namespace) -> int:
     pos = _position(args.variant, args.position)
-    d1, d2 = (int(c) for c in args.dice.replace("-", ""))
-    moves = pos.legal_moves((d1, d2))
+    digits = args.dice.replace("-", "")
+    if len(digits) != 2 or not digits.isdigit():
+        raise InvalidDiceError(f"dice must be two digits 1-6 such as 31 or 3-1, got {args.dice!r}")
+    moves = pos.legal_moves((int(digits[0]), int(digits[1])))
     for m in moves:
         print(m.notation(pos.variant, pos.turn))
     print(f"{len(moves)} moves")

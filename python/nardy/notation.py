@@ -106,6 +106,7 @@ def parse_move_text(position: Position, text: str, dice: tuple[int, int]) -> Mov
             raise IllegalMoveError(f"cannot pass with {dice[0]}-{dice[1]}: a move is possible")
         return PASS
     us, them = (list(s) for s in position.sides())
+    hit_now: set[int] = set()  # opponent points already hit by this move
     # Inverse of to_mover, for every variant: to_mover is an involution in all of them.
     for chain in chains:
         start, end = chain[0][0], chain[-1][0]
@@ -117,15 +118,20 @@ def parse_move_text(position: Position, text: str, dice: tuple[int, int]) -> Mov
             j = variant.to_mover(point)
             last = k == len(chain) - 1
             if variant.hits and (hit or (last and them[j] == 1)):
+                if hit and them[j] == 0 and j in hit_now:
+                    # a second checker marked as hitting the same blot ("6/4 6/4*", gnubg's
+                    # "13/8*(2)"): that blot is already on the bar
+                    continue
                 if them[j] != 1:
                     raise IllegalMoveError(f"{text!r}: no blot to hit on "
                                            f"{variant.point_name(point, position.turn)}")
                 them[j] -= 1
                 them[24] += 1
+                hit_now.add(j)
     if min(us) < 0:
         raise IllegalMoveError(f"{text!r} moves checkers the player does not have")
     key = _core.encode(tuple(us), tuple(them))
-    idx = moves._set.find(key)
+    idx = moves.find(key)
     if idx < 0:
         raise IllegalMoveError(f"{text!r} is not a legal move for {dice[0]}-{dice[1]}")
     return moves[idx]

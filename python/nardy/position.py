@@ -7,8 +7,8 @@ point of view of the player on roll (see ``docs/coordinates.md``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
-from typing import Any, NamedTuple, overload
+from collections.abc import Iterable, Sequence
+from typing import Any, NamedTuple
 
 from nardy import _core
 from nardy.errors import (
@@ -35,6 +35,10 @@ class Step(NamedTuple):
 
 
 def _check_dice(dice: Any) -> tuple[int, int]:
+    if type(dice) is tuple and len(dice) == 2:  # fast path for the common case
+        d1, d2 = dice
+        if type(d1) is int and type(d2) is int and 0 < d1 < 7 and 0 < d2 < 7:
+            return dice
     try:
         d1, d2 = dice
     except (TypeError, ValueError):
@@ -115,6 +119,15 @@ class Move:
 
 
 PASS = Move(())
+
+
+def _move_from_core(steps: tuple[tuple[int, int, bool], ...]) -> Move:
+    m = object.__new__(Move)
+    m._steps = tuple(Step(*s) for s in steps)
+    return m
+
+
+_core._set_move_factory(_move_from_core)
 
 
 class Position:
@@ -210,11 +223,17 @@ class Position:
         return self.side(color)[25]
 
     def is_game_over(self) -> bool:
+        status = getattr(self._variant, "status", None)  # variants with their own end rules
+        if status is not None:
+            return bool(status(self)["over"])
         us, them = self.sides()
         return us[25] == 15 or them[25] == 15
 
     def winner(self) -> int | None:
         """The colour that has borne off all 15, or None."""
+        status = getattr(self._variant, "status", None)  # e.g. Shlem: the blockade builder
+        if status is not None:
+            return status(self)["winner"]
         us, them = self.sides()
         if us[25] == 15:
             return self._turn
@@ -226,8 +245,7 @@ class Position:
     def legal_moves(self, dice: Sequence[int]) -> LegalMoves:
         """Every legal complete move for the roll, one per resulting position. Empty when the
         player cannot move (then :meth:`pass_turn`)."""
-        d1, d2 = _check_dice(dice)
-        return LegalMoves(self, (d1, d2), self._variant.engine.legal(self._key, d1, d2))
+        return self._variant.engine.legal_moves(self, dice)  # type: ignore[no-any-return]
 
     def play(self, move: Move | str, dice: Sequence[int]) -> Position:
         """The position after a validated move (a :class:`Move` or notation) for the roll,
@@ -235,18 +253,21 @@ class Position:
         moves = self.legal_moves(dice)
         if isinstance(move, str):
             move = self.parse_move(move, dice)
+        elif not isinstance(move, Move):
+            raise InvalidNotationError(
+                f"a move must be a Move or notation text, not {type(move).__name__}")
         if not moves and not move:
             return self.pass_turn()
         idx = moves.index_of(move)
         if idx < 0:
             raise IllegalMoveError(f"{move.notation(self._variant, self._turn)} is not legal "
                                    f"for {dice[0]}-{dice[1]} in {self!r}")
-        return self._raw(self._variant, _core.swap(moves._set.key(idx)), 1 - self._turn)
+        return self._raw(self._variant, _core.swap(moves.key(idx)), 1 - self._turn)
 
     def play_unchecked(self, move: Move) -> Position:
         """Fast path: applies the steps without checking the dice or whole-turn rules. Each
         step must still be a possible single step, else :class:`IllegalMoveError`."""
-        key = self._variant.engine.apply(self._key, [(s.from_, s.to) for s in move.steps])
+        key = self._variant.engine.apply(self._key, [(s.from_, s.to, s.hit) for s in move.steps])
         if key is None:
             raise IllegalMoveError(f"{move} cannot be applied to {self!r}")
         return self._raw(self._variant, _core.swap(key), 1 - self._turn)
@@ -260,6 +281,9 @@ class Position:
         Raises :class:`InvalidNotationError` or :class:`IllegalMoveError`."""
         from nardy.notation import parse_move_text
 
+        own = getattr(self._variant, "parse_move_text", None)  # e.g. Shlem's prisoners
+        if own is not None:
+            return own(self, text, _check_dice(dice))
         return parse_move_text(self, text, _check_dice(dice))
 
     # -- value semantics -----------------------------------------------------------------
@@ -290,7 +314,8 @@ class Position:
     def __str__(self) -> str:
         from nardy.notation import ascii_board
 
-        return ascii_board(self)
+        own = getattr(self._variant, "board_text", None)
+        return own(self) if own is not None else ascii_board(self)
 
 
 def _side(values: Sequence[int], who: str) -> tuple[int, ...]:
@@ -304,75 +329,92 @@ def _side(values: Sequence[int], who: str) -> tuple[int, ...]:
         side = side + (15 - sum(side),)
     if len(side) != 26 or not all(isinstance(x, int) and not isinstance(x, bool) for x in side):
         raise InvalidPositionError(f"{who} side must be 26 integers (24 points, bar, off)")
-    if any(x < 0 or x > 15 for x in side):
+    if any(x < -1 or x > 15 for x in side):  # -1: a Shlem prisoner (the core validates)
         raise InvalidPositionError(f"{who} side has a count outside 0..15: {side}")
     return side
 
 
-class LegalMoves(Sequence[Move]):
-    """The legal moves of one position and roll. A sequence of :class:`Move`, created lazily;
-    ``move in legal_moves`` tests legality by resulting position without building them all."""
+class LegalMoves(list):  # type: ignore[type-arg]
+    """The legal moves of one position and roll: a read-only list of :class:`Move`, one per
+    resulting position (empty when the player cannot move and the turn passes).
 
-    __slots__ = ("_position", "_dice", "_set", "_cache")
+    ``move in legal_moves`` tests legality by where the move leads, so any step order of a
+    legal move is found. Built by the core in one call; iteration and indexing run at list
+    speed.
+    """
 
-    def __init__(self, position: Position, dice: tuple[int, int], moveset: Any) -> None:
-        self._position = position
-        self._dice = dice
-        self._set = moveset
-        self._cache: list[Move] | None = None
+    __slots__ = ("_position", "_dice", "_results")
+    _position: Position
+    _dice: tuple[int, int]
+    _results: bytes
 
     @property
     def dice(self) -> tuple[int, int]:
         return self._dice
 
-    def __len__(self) -> int:
-        return len(self._set)
+    @property
+    def position(self) -> Position:
+        return self._position
 
     def count(self, value: Any = None) -> int:  # type: ignore[override]
-        """Number of legal moves (python-chess style); with an argument, Sequence.count."""
-        if value is None:
-            return len(self._set)
-        return 1 if value in self else 0
+        """Number of legal moves (python-chess style); with an argument, as ``list.count``."""
+        return len(self) if value is None else super().count(value)
 
-    def __bool__(self) -> bool:
-        return len(self._set) > 0
+    def find(self, key: Key) -> int:
+        """Index of the move leading to the core key ``key`` (mover's view, unswapped), or -1."""
+        return _core.find_result(self._results, key)  # type: ignore[no-any-return]
 
-    def _moves(self) -> list[Move]:
-        if self._cache is None:
-            self._cache = [Move(steps) for steps in self._set.all_steps()]
-        return self._cache
+    def key(self, index: int) -> Key:
+        """The core key of move ``index``'s result (mover's view, unswapped)."""
+        return self.keys()[index]
 
-    @overload
-    def __getitem__(self, i: int) -> Move: ...
-    @overload
-    def __getitem__(self, i: slice) -> list[Move]: ...
-    def __getitem__(self, i: int | slice) -> Move | list[Move]:
-        return self._moves()[i]
+    def keys(self) -> list[Key]:
+        return _core.unpack_results(self._results)  # type: ignore[no-any-return]
 
-    def __iter__(self) -> Iterator[Move]:
-        return iter(self._moves())
+    def all_steps(self) -> list[tuple[Step, ...]]:
+        return [m.steps for m in self]
 
-    def index_of(self, move: Move) -> int:
+    @property
+    def _set(self) -> LegalMoves:
+        return self
+
+    def index_of(self, move: object) -> int:
         """Index of the legal move leading where ``move`` leads, or -1."""
-        if not isinstance(move, Move):
+        if not isinstance(move, Move) or not move.steps:
             return -1
-        key = self._position.variant.engine.apply(
-            self._position.key, [(s.from_, s.to) for s in move.steps])
-        return -1 if key is None else self._set.find(key)
+        p = self._position
+        key = p.variant.engine.apply(p.key, [(s.from_, s.to) for s in move.steps])
+        return -1 if key is None else self.find(key)
 
     def __contains__(self, move: object) -> bool:
-        return isinstance(move, Move) and self.index_of(move) >= 0
+        return self.index_of(move) >= 0
 
     def results(self) -> list[Position]:
         """The resulting positions, opponent on roll, in move order."""
         p = self._position
-        return [Position._raw(p.variant, _core.swap(k), 1 - p.turn) for k in self._set.keys()]
+        return [Position._raw(p.variant, _core.swap(k), 1 - p.turn) for k in self.keys()]
 
     def __repr__(self) -> str:
         p = self._position
-        shown = ", ".join(m.notation(p.variant, p.turn) for m in self._moves()[:8])
+        shown = ", ".join(m.notation(p.variant, p.turn) for m in self[:8])
         more = ", ..." if len(self) > 8 else ""
         return f"<LegalMoves {self._dice[0]}-{self._dice[1]}: {len(self)} ({shown}{more})>"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild_legal_moves, (self._position, self._dice))
+
+    def _read_only(self, *args: Any, **kwargs: Any) -> None:
+        raise TypeError("LegalMoves is read-only; copy it with list(...) to change it")
+
+    append = extend = insert = remove = pop = clear = sort = reverse = _read_only  # type: ignore[assignment]
+    __setitem__ = __delitem__ = __iadd__ = __imul__ = _read_only  # type: ignore[assignment]
+
+
+def _rebuild_legal_moves(position: Position, dice: tuple[int, int]) -> LegalMoves:
+    return position.legal_moves(dice)
+
+
+_core._set_legal_moves_type(LegalMoves)
 
 
 __all__ = ["BAR", "OFF", "PASS", "LegalMoves", "Move", "Position", "Step"]

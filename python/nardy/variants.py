@@ -27,7 +27,7 @@ class Variant:
     has_bar: ClassVar[bool] = False
     hits: ClassVar[bool] = False
 
-    __slots__ = ("_rules", "_engine")
+    __slots__ = ("_rules", "engine")
 
     def __init__(self, **rules: Any) -> None:
         chosen: dict[str, Any] = {}
@@ -41,19 +41,14 @@ class Variant:
             raise InvalidRuleError(
                 f"{self.name}: unknown rule option(s) {sorted(rules)}; known: {sorted(self.options)}")
         self._rules = tuple(sorted(chosen.items()))
-        self._engine: _core.Engine | None = None
+        #: The C++ engine for these rules (one per variant object; not shared across threads
+        #: that call it at the same time).
+        self.engine: _core.Engine = self._make_engine()
 
     @property
     def rules(self) -> dict[str, Any]:
         """The rule options in force, name -> value."""
         return dict(self._rules)
-
-    @property
-    def engine(self) -> _core.Engine:
-        """The C++ engine for these rules (created once, reused)."""
-        if self._engine is None:
-            self._engine = self._make_engine()
-        return self._engine
 
     def _make_engine(self) -> _core.Engine:
         return _core.Engine(self.core_variant)
@@ -194,7 +189,157 @@ class LongNardyExtended(LongNardy):
     }
 
 
-VARIANTS: tuple[type[Variant], ...] = (Backgammon, LongNardy, LongNardyClassic, LongNardyExtended)
+# Shlem's point names (docs/rules/shlem.md): quarter digit of each block of six indices.
+# White: own line 11..16 21..26 (indices 0..11), facing points 41..46 31..36 (12..23).
+# Black: own line 41..46 31..36, facing points 11..16 21..26.
+_SHLEM_QUARTERS = {WHITE: (1, 2, 4, 3), BLACK: (4, 3, 1, 2)}
+_SHLEM_RESERVE = "res"
+
+
+class Shlem(Variant):
+    """Shlem (Шлем, seed 003): build a blockade on the opponent's territory. Checkers move
+    both ways along a line, jump to the facing point with the die equal to the point's number,
+    take single opponent checkers prisoner (or, in stage 2, hit them out of the game); three
+    reserve checkers enter at any time. Side arrays: 0..11 own line, 12..23 the facing points,
+    24 reserves, 25 hit out; -1 = one checker held prisoner there."""
+
+    name = "shlem"
+    aliases = ("шлем", "shlem nardy", "helmet")
+    core_variant = _core.Variant.SHLEM
+    options: ClassVar[dict[str, tuple[Any, tuple[Any, ...]]]] = {
+        # stage 2 (hitting) begins when either player has entered its 3 reserves, or for each
+        # player when that player has
+        "stage": ("either", ("either", "per-player")),
+        # a blockade ends the game at the end of the move that builds it, or the builder may
+        # claim it at the start of a later turn of its own
+        "blockade_end": ("move", ("move", "claim")),
+        # consecutive passed turns that end the game ("both players pass twice in a row")
+        "pass_limit": (4, tuple(range(0, 17))),
+    }
+    has_bar = False
+    hits = True
+
+    def _make_engine(self) -> _core.Engine:
+        r = self.rules
+        return _core.Engine(
+            self.core_variant,
+            shlem_stage=_core.ShlemStage.PER_PLAYER if r["stage"] == "per-player"
+            else _core.ShlemStage.EITHER,
+            shlem_end=_core.ShlemEnd.CLAIM if r["blockade_end"] == "claim" else _core.ShlemEnd.MOVE,
+            shlem_pass_limit=r["pass_limit"])
+
+    def initial_side(self) -> tuple[int, ...]:
+        side = [0] * 26
+        for i in range(12):
+            side[i] = 1
+        side[24] = 3
+        return tuple(side)
+
+    def to_mover(self, j: int) -> int:
+        return (j + 12) % 24
+
+    def point_name(self, index: int, color: int) -> str:
+        if index == 24:
+            return _SHLEM_RESERVE
+        if not 0 <= index <= 23:
+            raise ValueError(f"not a Shlem index: {index!r}")
+        return f"{_SHLEM_QUARTERS[color][index // 6]}{index % 6 + 1}"
+
+    def point_index(self, name: str, color: int) -> int:
+        name = name.strip().lower()
+        if name in (_SHLEM_RESERVE, "reserve", "bar"):
+            return 24
+        if len(name) != 2 or not name.isdigit() or not ("1" <= name[0] <= "4") \
+                or not ("1" <= name[1] <= "6"):
+            raise ValueError(f"not a Shlem point (11..16, 21..26, 31..36, 41..46): {name!r}")
+        block = _SHLEM_QUARTERS[color].index(int(name[0]))
+        return block * 6 + int(name[1]) - 1
+
+    # -- end of the game (docs/rules/shlem.md) -----------------------------------------------
+    def status(self, position: Any, passes: int = 0) -> dict[str, Any]:
+        """The end-of-game state of ``position`` (its mover on roll; ``passes`` = consecutive
+        passed turns just before): over, winner (a colour or None), value (points), reason,
+        the longest blockade of each colour, and whether the player on roll may claim."""
+        r = self.rules
+        st = _core.shlem_status(
+            position.key,
+            _core.ShlemEnd.CLAIM if r["blockade_end"] == "claim" else _core.ShlemEnd.MOVE,
+            passes, r["pass_limit"])
+        turn = position.turn
+        winner = None if not st["over"] or st["winner"] == 0 else (
+            turn if st["winner"] == 1 else 1 - turn)
+        return {
+            "over": st["over"], "winner": winner, "value": st["value"], "reason": st["reason"],
+            "blockade": {turn: st["us_blockade"], 1 - turn: st["them_blockade"]},
+            "claimable": st["claimable"],
+        }
+
+    # -- notation (hooks read by nardy.position) ----------------------------------------------
+    def parse_move_text(self, position: Any, text: str, dice: tuple[int, int]) -> Any:
+        """The legal move that ``text`` denotes: chains of two-digit points, ``res`` for a
+        reserve entering, ``*`` after a point where an opponent checker is hit out (a checker
+        landing on a single opponent checker without ``*`` takes it prisoner). Intermediate
+        points may be left out: the move is found by where the checkers end up."""
+        from nardy.errors import IllegalMoveError, InvalidNotationError
+        from nardy.notation import _parse_chains
+        from nardy.position import PASS
+
+        chains = _parse_chains(text, self, position.turn)
+        moves = position.legal_moves(dice)
+        if not chains:
+            if moves:
+                raise IllegalMoveError(f"cannot pass with {dice[0]}-{dice[1]}: a move is possible")
+            return PASS
+        if any(p == -1 for chain in chains for p, _ in chain):
+            raise InvalidNotationError(f"{text!r}: Shlem has no bearing off")
+        delta = [0] * 25
+        hits: set[int] = set()
+        for chain in chains:
+            delta[chain[0][0]] -= 1
+            delta[chain[-1][0]] += 1
+            hits.update(p for p, h in chain[1:] if h)
+        us0, them0 = position.sides()
+        for k, (key, steps) in enumerate(zip(moves._set.keys(), moves._set.all_steps())):
+            us1, them1 = _core.decode(key)
+            if [abs(us1[i]) - abs(us0[i]) for i in range(25)] != delta:
+                continue
+            hit_now = {self.to_mover(j) for j in range(24) if them0[j] and not them1[j]}
+            if hit_now == hits:
+                return moves[k]
+        raise IllegalMoveError(f"{text!r} is not a legal move for {dice[0]}-{dice[1]}")
+
+    def board_text(self, position: Any) -> str:
+        """Both lines facing each other, by point name; ``W2b`` = two white checkers over a
+        black prisoner."""
+        white, black = position.side(WHITE), position.side(BLACK)
+        cells: dict[str, list[str]] = {}
+        for color, side, letter in ((WHITE, white, "W"), (BLACK, black, "B")):
+            for i in range(24):
+                if side[i]:
+                    cells.setdefault(self.point_name(i, color), []).append(
+                        letter.lower() if side[i] < 0 else f"{letter}{side[i]}")
+
+        def cell(name: str) -> str:
+            parts = sorted(cells.get(name, []), key=lambda c: c.islower())
+            return "".join(parts) or "."
+
+        black_line = [f"{q}{k}" for q in (4, 3) for k in range(1, 7)]
+        white_line = [f"{q}{k}" for q in (1, 2) for k in range(1, 7)]
+        stage = 2 if (white[24] == 0 or black[24] == 0) else 1
+        turn = "white" if position.turn == WHITE else "black"
+        head = (f"{self.name}, {turn} to move; reserves W{white[24]} B{black[24]}, "
+                f"hit out W{white[25]} B{black[25]}, stage {stage if self.rules['stage'] == 'either' else '-'}")
+        return "\n".join([
+            head,
+            " ".join(f"{n:>4}" for n in black_line),
+            " ".join(f"{cell(n):>4}" for n in black_line),
+            " ".join(f"{cell(n):>4}" for n in white_line),
+            " ".join(f"{n:>4}" for n in white_line),
+        ])
+
+
+VARIANTS: tuple[type[Variant], ...] = (
+    Backgammon, LongNardy, LongNardyClassic, LongNardyExtended, Shlem)
 
 
 def _normalise(name: str) -> str:
