@@ -1,0 +1,183 @@
+"""Backgammon move-generation benchmarks on the shared set of 2,000 gnubg positions x 21 rolls.
+
+(a) the C++ core alone (``Engine.enumerate_loop``, timed inside C++ and by pytest-benchmark);
+(b) through the Python API, one ``legal_moves`` call per (position, roll): ``list(...)`` of it
+    (every Move object materialised) and ``len(...)`` only (which skips building the Moves
+    when LegalMoves creates them lazily; an eager LegalMoves builds them either way);
+(c) the peer, PyPI gnubg's ``findbestmoves`` (note: it also scores every move with gnubg's
+    0-ply neural net, so it does more than generate moves);
+(d) the numpy batch ``Engine.afterstates``;
+(e) perft(3) from the opening, timed once.
+
+Timings are reported in the summary table, never asserted.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+import nardy
+from benchmarks.conftest import ROLLS, Figure, Figures, run_timed
+
+MISMATCH = ("this path and Engine.enumerate_loop disagree on the number of resulting "
+            "positions: a move-generator inconsistency, not a timing")
+GROUP = "backgammon"
+#: enumerate_loop passes over the set per timed call
+CORE_REPEAT = 5
+
+
+def _workload(n: int) -> str:
+    return f"{n} pos x {len(ROLLS)} rolls"
+
+
+@pytest.fixture(scope="module")
+def engine() -> Any:
+    return nardy.Backgammon().engine
+
+
+@pytest.fixture(scope="module")
+def sample_results(engine: Any, backgammon_array: np.ndarray, sample: slice) -> int:
+    """Resulting positions of the sampled (position, roll) pairs, by the core (not timed)."""
+    return int(engine.enumerate_loop(backgammon_array[sample], 1)[1])
+
+
+# -- (a) the C++ core ---------------------------------------------------------------------
+def test_core_enumerate_loop(benchmark: Any, figures: Figures, engine: Any,
+                             backgammon_array: np.ndarray, enabled: bool) -> None:
+    arr = np.ascontiguousarray(backgammon_array)
+    repeat = CORE_REPEAT if enabled else 1
+    inner: list[tuple[int, int, float]] = []
+
+    def body() -> tuple[int, int, float]:
+        out = engine.enumerate_loop(arr, repeat)
+        inner.append(out)
+        return out
+
+    (enums, results, _), wall = run_timed(benchmark, body, group=GROUP, rounds=5,
+                                          warmup_rounds=1)
+    assert enums == len(arr) * len(ROLLS) * repeat
+    measured = inner[1:] if len(inner) > 1 else inner  # drop the warm-up call
+    cxx = sorted(s for _, _, s in measured)[len(measured) // 2]
+    work = _workload(len(arr))
+    figures.add(Figure(GROUP, "C++ core enumerate_loop (C++ timer)", work,
+                       enums, results, cxx, role="core"), benchmark)
+    figures.add(Figure(GROUP, "C++ core enumerate_loop (pytest-benchmark wall)", work,
+                       enums, results, wall))  # its time is in the benchmark stats
+
+
+# -- (b) through Python -------------------------------------------------------------------
+def test_python_legal_moves_materialised(benchmark: Any, figures: Figures,
+                                         backgammon_positions: list[nardy.Position],
+                                         sample: slice, sample_results: int) -> None:
+    positions = backgammon_positions[sample]
+
+    def body() -> int:
+        n = 0
+        for p in positions:
+            for d in ROLLS:
+                n += len(list(p.legal_moves(d)))
+        return n
+
+    total, secs = run_timed(benchmark, body, group=GROUP, rounds=3, warmup_rounds=1)
+    figures.add(Figure(GROUP, "Python list(pos.legal_moves(d))",
+                       _workload(len(positions)), len(positions) * len(ROLLS), total, secs,
+                       note="" if total == sample_results else "COUNT MISMATCH"), benchmark)
+    assert total == sample_results, MISMATCH
+
+
+def test_python_legal_moves_len(benchmark: Any, figures: Figures,
+                                backgammon_positions: list[nardy.Position],
+                                sample: slice, sample_results: int) -> None:
+    positions = backgammon_positions[sample]
+
+    def body() -> int:
+        n = 0
+        for p in positions:
+            for d in ROLLS:
+                n += len(p.legal_moves(d))
+        return n
+
+    total, secs = run_timed(benchmark, body, group=GROUP, rounds=5, warmup_rounds=1)
+    figures.add(Figure(GROUP, "Python len(pos.legal_moves(d))",
+                       _workload(len(positions)), len(positions) * len(ROLLS), total, secs,
+                       note="" if total == sample_results else "COUNT MISMATCH"), benchmark)
+    assert total == sample_results, MISMATCH
+
+
+def test_core_on_sample(benchmark: Any, figures: Figures, engine: Any,
+                        backgammon_array: np.ndarray, sample: slice, enabled: bool) -> None:
+    """The core on exactly the pairs the slow paths use (the reference of their ratios).
+    With benchmarks enabled the sample is the whole set and this repeats (a)."""
+    if enabled and sample == slice(None):
+        pytest.skip("sample is the whole set: the core figure of test_core_enumerate_loop applies")
+    arr = np.ascontiguousarray(backgammon_array[sample])
+    inner: list[float] = []
+
+    def body() -> tuple[int, int, float]:
+        out = engine.enumerate_loop(arr, 1)
+        inner.append(out[2])
+        return out
+
+    (enums, results, _), _wall = run_timed(benchmark, body, group=GROUP, rounds=5,
+                                           warmup_rounds=1)
+    measured = sorted(inner[1:] if len(inner) > 1 else inner)
+    figures.add(Figure(GROUP, "C++ core enumerate_loop (C++ timer)", _workload(len(arr)),
+                       enums, results, measured[len(measured) // 2], role="core"), benchmark)
+
+
+# -- (c) the peer: gnubg ------------------------------------------------------------------
+def test_gnubg_findbestmoves(benchmark: Any, figures: Figures, backgammon_array: np.ndarray,
+                             backgammon_ids: list[str], sample: slice,
+                             sample_results: int) -> None:
+    gnubg = pytest.importorskip("gnubg", reason="PyPI gnubg (the peer) is not installed")
+    arr = backgammon_array[sample]
+    # gnubg's board: (side not on roll, side on roll), 25 entries each (index 24 = bar)
+    boards = [(tuple(o[:25]), tuple(m[:25])) for m, o in arr.tolist()]
+    assert boards[0] == gnubg.positionfromid(backgammon_ids[sample][0])
+    cube = gnubg.cubeinfo()
+    ctx = gnubg.evalcontext(0, 0, 1, 0, 0.0)
+    find = gnubg.findbestmoves
+
+    def body() -> int:
+        n = 0
+        for b in boards:
+            for d in ROLLS:
+                n += len(find(b, cube, ctx, d))
+        return n
+
+    total, secs = run_timed(benchmark, body, group=GROUP, rounds=3, warmup_rounds=1)
+    # gnubg lists one move per distinct resulting position, none for a pass: same work as ours
+    figures.add(Figure(GROUP, "gnubg findbestmoves (0-ply eval incl.)", _workload(len(boards)),
+                       len(boards) * len(ROLLS), total, secs, role="peer",
+                       note="" if total == sample_results else "COUNT MISMATCH"), benchmark)
+    assert total == sample_results, MISMATCH
+
+
+# -- (d) numpy batch ----------------------------------------------------------------------
+def test_afterstates_batch(benchmark: Any, figures: Figures, engine: Any,
+                           backgammon_array: np.ndarray) -> None:
+    n = len(backgammon_array)
+    boards = np.ascontiguousarray(np.repeat(backgammon_array, len(ROLLS), axis=0))
+    dice = np.tile(np.array(ROLLS, dtype=np.int16), (n, 1))
+
+    def body() -> int:
+        rows, offsets = engine.afterstates(boards, dice)
+        assert offsets[-1] == len(rows)
+        return len(rows)
+
+    m_rows, secs = run_timed(benchmark, body, group=GROUP, rounds=5, warmup_rounds=1)
+    figures.add(Figure(GROUP, "Engine.afterstates numpy batch (N*21 rows in, (M,2,26) out)",
+                       _workload(n), n * len(ROLLS), m_rows, secs), benchmark)
+
+
+# -- (e) perft ----------------------------------------------------------------------------
+def test_perft3_opening(benchmark: Any, figures: Figures, enabled: bool) -> None:
+    if not enabled:
+        pytest.skip("perft(3) of backgammon takes seconds: run with --benchmark-enable")
+    leaves, secs = run_timed(benchmark, lambda: nardy.perft(nardy.Position(), 3),
+                               group=GROUP, rounds=1)
+    figures.add(Figure(GROUP, f"perft(3) from the opening = {leaves:,} leaves, once",
+                       "perft", None, leaves, secs), benchmark)
