@@ -315,7 +315,9 @@ Empty when the player cannot move (the turn passes).)doc")
         Step st[kMaxSteps];
         for (size_t k = 0; k < steps.size(); ++k) {
           py::tuple t = steps[k];
-          st[k] = Step{int8_t(t[0].cast<int>()), int8_t(t[1].cast<int>()), 0};
+          // hit is read by Shlem only (hit out vs take prisoner on the same (from, to))
+          const bool hit = t.size() > 2 && t[2].cast<bool>();
+          st[k] = Step{int8_t(t[0].cast<int>()), int8_t(t[1].cast<int>()), uint8_t(hit)};
         }
         if (steps.size() == 0) return -1;
         const Key key = key_of(s.position);
@@ -385,7 +387,7 @@ Empty when the player cannot move (the turn passes).)doc")
              if (pass_limit < 0 || pass_limit > 255)
                throw py::value_error("shlem_pass_limit must be 0..255");
              r.shlem_pass_limit = static_cast<uint8_t>(pass_limit);
-             return Engine(v, r);
+             return std::make_unique<Engine>(v, r);
            }),
            py::arg("variant"), py::arg("head_rule") = HeadRule::Federation,
            py::arg("block_check_at_end") = false, py::arg("shlem_stage") = ShlemStage::Either,

@@ -18,7 +18,9 @@ Engine::Engine(Variant variant, Rules rules)
       backgammon_(rules),
       long_nardy_(rules),
       backgammon_enum_(backgammon_),
-      long_nardy_enum_(long_nardy_) {}
+      long_nardy_enum_(long_nardy_),
+      shlem_(rules),
+      shlem_enum_(shlem_) {}
 
 void Engine::generate(const Position& pos, int d1, int d2, MoveList& out) {
   switch (variant_) {
@@ -28,6 +30,9 @@ void Engine::generate(const Position& pos, int d1, int d2, MoveList& out) {
     case Variant::LongNardy:
       long_nardy_enum_.generate(pos, d1, d2, out);
       return;
+    case Variant::Shlem:
+      shlem_enum_.generate(pos, d1, d2, out);
+      return;
   }
 }
 
@@ -35,7 +40,7 @@ namespace {
 
 template <class P>
 bool apply_with(const P& policy, const Position& pos, const Step* steps, int n,
-                Position& result) {
+                Position& result, bool match_hit = false) {
   typename P::State starts[2];
   // The most permissive start state: step physics only (whole-turn limits are checked by
   // membership in the generated move set).
@@ -48,7 +53,7 @@ bool apply_with(const P& policy, const Position& pos, const Step* steps, int n,
     for (int die = 1; die <= 6 && !found; ++die) {
       if (!(policy.sources(s, die) >> want.from & 1u)) continue;
       policy.for_each_step(s, want.from, die, [&](const typename P::State& next, Step st) {
-        if (!found && st.to == want.to) {
+        if (!found && st.to == want.to && (!match_hit || st.hit == want.hit)) {
           s = next;
           found = true;
         }
@@ -73,12 +78,20 @@ bool Engine::apply_steps(const Position& pos, const Step* steps, int n, Position
       LongNardyPolicy policy(loose);
       return apply_with(policy, pos, steps, n, result);
     }
+    case Variant::Shlem:  // the same (from, to) may take prisoner or hit: Step::hit decides
+      return apply_with(shlem_, pos, steps, n, result, true);
   }
   return false;
 }
 
 int Engine::to_mover(int j) const noexcept {
+  // Long nardy and Shlem both rotate by 12.
   return variant_ == Variant::Backgammon ? BackgammonPolicy::to_mover(j) : (j + 12) % 24;
+}
+
+bool Engine::finished(const Position& pos) const noexcept {
+  if (variant_ == Variant::Shlem) return shlem::status(pos, rules_).over;
+  return game_over(pos);
 }
 
 uint64_t Engine::perft(const Position& pos, int depth, bool ordered) {
@@ -90,7 +103,7 @@ uint64_t Engine::perft(const Position& pos, int depth, bool ordered) {
 
 uint64_t Engine::perft_rec(const Position& pos, int depth, bool ordered) {
   if (depth == 0) return 1;
-  if (game_over(pos)) return 0;
+  if (finished(pos)) return 0;
   MoveList& list = *scratch_[depth];
   uint64_t total = 0;
   for (const Roll& r : rolls(ordered)) {
@@ -129,7 +142,50 @@ std::vector<DivideEntry> Engine::divide(const Position& pos, int depth, bool ord
   return out;
 }
 
+namespace {
+
+// Shlem: 15 checkers a side (12 on the board at the start + 3 reserves), at most 3 reserves,
+// -1 = one checker held prisoner; a point holds both colours only as one prisoner under one
+// or more capturers.
+std::string validate_shlem(const SideArray& us, const SideArray& them) {
+  const SideArray* sides[2] = {&us, &them};
+  const char* names[2] = {"mover", "opponent"};
+  for (int s = 0; s < 2; ++s) {
+    const SideArray& a = *sides[s];
+    int total = 0;
+    for (int k = 0; k < kSlots; ++k) {
+      const int n = a[k];
+      if (n < (k < kPoints ? -1 : 0) || n > kCheckers)
+        return std::string(names[s]) + " slot " + std::to_string(k) + " holds " +
+               std::to_string(n) + (k < kPoints ? " (-1 = a prisoner, 0..15 allowed)"
+                                               : " checkers (0..15 allowed)");
+      total += n < 0 ? 1 : n;
+    }
+    if (total != kCheckers)
+      return std::string(names[s]) + " has " + std::to_string(total) +
+             " checkers, must have exactly 15";
+    if (a[shlem::kReserve] > shlem::kReserves)
+      return std::string(names[s]) + " has " + std::to_string(a[shlem::kReserve]) +
+             " reserve checkers, at most 3";
+  }
+  for (int i = 0; i < kPoints; ++i) {
+    const int j = shlem::to_mover(i);
+    const int a = us[i], b = them[j];
+    const std::string where =
+        "mover index " + std::to_string(i) + " (opponent index " + std::to_string(j) + ")";
+    if (a < 0 && b < 0) return where + ": both checkers marked prisoner";
+    if (a < 0 && b == 0) return where + ": a prisoner of the mover with no capturer on it";
+    if (b < 0 && a == 0) return where + ": a prisoner of the opponent with no capturer on it";
+    if (a > 0 && b > 0)
+      return where + ": both sides hold checkers and neither is a prisoner (mark it -1)";
+  }
+  return {};
+}
+
+}  // namespace
+
 std::string validate(Variant variant, const SideArray& us, const SideArray& them) {
+  if (variant == Variant::Shlem) return validate_shlem(us, them);
   const SideArray* sides[2] = {&us, &them};
   const char* names[2] = {"mover", "opponent"};
   for (int s = 0; s < 2; ++s) {

@@ -15,6 +15,7 @@
 #include "nardy/rules.hpp"
 #include "nardy/variants/backgammon.hpp"
 #include "nardy/variants/long_nardy.hpp"
+#include "nardy/variants/shlem.hpp"
 
 namespace nardy {
 
@@ -36,6 +37,10 @@ struct DivideEntry {
 class Engine {
  public:
   Engine(Variant variant, Rules rules);
+  // The enumerators keep references to the policies beside them: an Engine stays where it
+  // was built.
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
 
   [[nodiscard]] Variant variant() const noexcept { return variant_; }
   [[nodiscard]] const Rules& rules() const noexcept { return rules_; }
@@ -59,6 +64,9 @@ class Engine {
 
  private:
   uint64_t perft_rec(const Position& pos, int depth, bool ordered);
+  // A finished game has no children in perft: bear-off variants when a side is off, Shlem by
+  // shlem::status (without the pass rule, which needs history).
+  [[nodiscard]] bool finished(const Position& pos) const noexcept;
 
   Variant variant_;
   Rules rules_;
@@ -66,6 +74,8 @@ class Engine {
   LongNardyPolicy long_nardy_;
   Enumerator<BackgammonPolicy> backgammon_enum_;
   Enumerator<LongNardyPolicy> long_nardy_enum_;
+  ShlemPolicy shlem_;
+  Enumerator<ShlemPolicy> shlem_enum_;
   std::vector<std::unique_ptr<MoveList>> scratch_;  // one list per perft depth
 };
 

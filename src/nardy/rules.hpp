@@ -5,7 +5,7 @@
 
 namespace nardy {
 
-enum class Variant : uint8_t { Backgammon = 0, LongNardy = 1 };
+enum class Variant : uint8_t { Backgammon = 0, LongNardy = 1, Shlem = 2 };
 
 // Long nardy: who may take a second checker off the head on a player's first turn.
 enum class HeadRule : uint8_t {
@@ -14,9 +14,24 @@ enum class HeadRule : uint8_t {
   Extended = 2,    // any roll, whenever a second checker lets more dice be played
 };
 
+// Shlem: when stage 2 (hitting allowed besides taking prisoners) begins.
+enum class ShlemStage : uint8_t {
+  Either = 0,     // for both players once either player has entered all 3 reserves
+  PerPlayer = 1,  // for each player once that player has entered all 3 reserves
+};
+
+// Shlem: how a blockade ends the game.
+enum class ShlemEnd : uint8_t {
+  Move = 0,   // at once, at the end of the move that completes it
+  Claim = 1,  // the builder may claim it at the start of any later turn of its own (or play on)
+};
+
 struct Rules {
   HeadRule head_rule = HeadRule::Federation;
   bool block_check_at_end = false;  // long nardy: six-block rule on the final position only
+  ShlemStage shlem_stage = ShlemStage::Either;
+  ShlemEnd shlem_end = ShlemEnd::Move;
+  uint8_t shlem_pass_limit = 4;  // Shlem: consecutive passed turns that end the game (0: never)
 };
 
 }  // namespace nardy

@@ -1,0 +1,307 @@
+// Shlem (Шлем, seed 003): a short-nardy variant whose goal is a blockade on the opponent's
+// territory. Rules as read in docs/rules/shlem.md.
+//
+// Coordinates (each side its own, like every variant; docs/rules/shlem.md has the table):
+//   0..11   the side's own line (its territory) in line order: white 11..16 21..26,
+//           black 41..46 31..36. Own index i stands on point number i % 6 + 1.
+//   12..23  the facing points on the opponent's territory, 12 + i facing own index i: white
+//           41..46 31..36, black 11..16 21..26 (1k faces 4k, 2k faces 3k). These twelve are
+//           the opponent's line in its order, so a step along it is also +-die.
+//   24      reserve checkers not yet entered (0..3)
+//   25      checkers hit out of the game (stage 2)
+// The opponent's index j lies on the mover's index (j + 12) % 24 (a rotation, its own
+// inverse): the opponent's own line is the mover's 12..23 and vice versa.
+//
+// Prisoners: a point may hold checkers of both colours only as ONE prisoner under one or more
+// capturers. Which of the two is the prisoner (1 against 1 is ambiguous) is stored explicitly:
+// nibbles 10..15 of the high word of a Side (slots 26..31, "reserved for variant state" in
+// position.hpp) form a 24-bit mask, bit i set = this side's single checker on its own index i
+// is a prisoner. The mask is part of the packed key, so equality and hashing see it. In side
+// arrays (Python, numpy batches) a prisoner is written as -1 on its index.
+//
+// Stage 2 (hitting allowed) is derived, never stored: either player has no reserves left
+// (Rules::shlem_stage == Either) or the mover has none (PerPlayer). It is evaluated at every
+// step, so a checker entered earlier in the same turn counts.
+#pragma once
+
+#include <bit>
+#include <cstdint>
+
+#include "nardy/movelist.hpp"
+#include "nardy/position.hpp"
+#include "nardy/rules.hpp"
+
+namespace nardy {
+
+namespace shlem {
+
+inline constexpr int kReserve = kBar;  // slot 24: reserves not yet entered
+inline constexpr int kHitOut = kOff;   // slot 25: checkers hit out of the game
+inline constexpr int kReserves = 3;
+inline constexpr int kPrisonerSlot = 26;  // slots 26..31 = prisoner mask, 4 bits a slot
+inline constexpr uint32_t kOwnLine = 0xFFFu;        // indices 0..11
+inline constexpr uint32_t kTheirLine = 0xFFF000u;   // indices 12..23
+
+// The opponent's index j lies on the mover's index to_mover(j); to_mover(to_mover(j)) == j.
+constexpr int to_mover(int j) noexcept { return j < 12 ? j + 12 : j - 12; }
+constexpr uint32_t to_mover_mask(uint32_t m) noexcept { return rotate24_half(m); }
+
+// Point number 1..6 of an index (the die that jumps from an own index).
+constexpr int point_number(int i) noexcept { return i % 6 + 1; }
+
+// The side's prisoner mask (bit i: its checker on index i is held prisoner).
+constexpr uint32_t prisoners(const Side& s) noexcept {
+  uint32_t m = 0;
+  for (int k = 0; k < 6; ++k) m |= uint32_t(s.count(kPrisonerSlot + k)) << (4 * k);
+  return m;
+}
+constexpr void set_prisoner(Side& s, int i) noexcept {
+  const int slot = kPrisonerSlot + (i >> 2);
+  s.set(slot, s.count(slot) | (1 << (i & 3)));
+}
+constexpr void clear_prisoner(Side& s, int i) noexcept {
+  const int slot = kPrisonerSlot + (i >> 2);
+  s.set(slot, s.count(slot) & ~(1 << (i & 3)));
+}
+
+// Side arrays with prisoners: -1 on an index = one checker held prisoner there.
+inline Side make_side(const SideArray& a) noexcept {
+  Side s;
+  for (int k = 0; k < kSlots; ++k) s.set(k, a[k] < 0 ? 1 : a[k]);
+  for (int k = 0; k < kPoints; ++k)
+    if (a[k] < 0) set_prisoner(s, k);
+  return s;
+}
+inline SideArray side_array(const Side& s) noexcept {
+  SideArray a{};
+  const uint32_t p = prisoners(s);
+  for (int k = 0; k < kSlots; ++k) a[k] = (k < kPoints && (p >> k & 1u)) ? -1 : s.count(k);
+  return a;
+}
+
+// Longest run of consecutive closed points (>= 2 own checkers) along the opponent's line,
+// i.e. the side's indices 12..23 in order. A blockade is a run of length >= 2.
+inline int longest_blockade(const Side& s) noexcept {
+  uint32_t m = (s.occ2() >> 12) & 0xFFFu;
+  int n = 0;
+  while (m) {
+    m &= m >> 1;
+    ++n;
+  }
+  return n;
+}
+
+// Closed points on the opponent's territory (what decides a game ended without a blockade).
+inline int closed_on_their_territory(const Side& s) noexcept {
+  return std::popcount(s.occ2() & kTheirLine);
+}
+
+// Checkers that can still take part in a blockade: not hit out, not held prisoner (reserves
+// and checkers on the own territory can still reach the opponent's territory by a jump).
+inline int free_checkers(const Side& s) noexcept {
+  return kCheckers - s.count(kHitOut) - std::popcount(prisoners(s));
+}
+
+// Every checker has left the starting points: none on the own territory (prisoners there
+// included), no reserves.
+inline bool left_start(const Side& s) noexcept {
+  return (s.occ1() & kOwnLine) == 0 && s.count(kReserve) == 0;
+}
+
+enum class EndReason : uint8_t {
+  None = 0,
+  Blockade = 1,    // a player holds a blockade (shlem)
+  NoMaterial = 2,  // neither player has four free checkers left
+  LeftStart = 3,   // all of one player's checkers left its starting points
+  Passes = 4,      // both players passed twice in a row (history: given by the caller)
+};
+
+struct Status {
+  bool over = false;
+  int winner = 0;  // +1 the player on roll, -1 the other player, 0 draw (or not over)
+  int value = 0;   // points won: blockade length squared, 1 for more closed points, 0 draw
+  EndReason reason = EndReason::None;
+  int us_blockade = 0;    // longest run of the player on roll (blockade when >= 2)
+  int them_blockade = 0;  // longest run of the other player
+  bool claimable = false;  // ShlemEnd::Claim: the player on roll may claim its blockade now
+};
+
+// The state of the game in a position with `pos.us` on roll, i.e. after the other player's
+// move. `passes` is the number of consecutive passed turns just before (the only end rule
+// needing history; perft and rollouts that do not track it pass 0). Cheap: a few dozen bit
+// operations, for rollouts.
+inline Status status(const Position& pos, const Rules& rules, int passes = 0) noexcept {
+  Status st;
+  st.us_blockade = longest_blockade(pos.us);
+  st.them_blockade = longest_blockade(pos.them);
+  const bool us_b = st.us_blockade >= 2, them_b = st.them_blockade >= 2;
+  auto blockade_win = [&](int winner, int len) {
+    st.over = true;
+    st.winner = winner;
+    st.value = len * len;
+    st.reason = EndReason::Blockade;
+  };
+  if (rules.shlem_end == ShlemEnd::Move) {
+    // The player who just moved completed it; a player on roll holding one can only come
+    // from a set-up position, where it ends the game too.
+    if (them_b) {
+      blockade_win(-1, st.them_blockade);
+    } else if (us_b) {
+      blockade_win(+1, st.us_blockade);
+    }
+    if (st.over) return st;
+  } else {
+    st.claimable = us_b;
+  }
+  EndReason why = EndReason::None;
+  if (left_start(pos.us) || left_start(pos.them)) {
+    why = EndReason::LeftStart;
+  } else if (free_checkers(pos.us) < 4 && free_checkers(pos.them) < 4) {
+    why = EndReason::NoMaterial;
+  } else if (rules.shlem_pass_limit > 0 && passes >= rules.shlem_pass_limit) {
+    why = EndReason::Passes;
+  }
+  if (why == EndReason::None) return st;
+  if (us_b || them_b) {  // claim mode: an unclaimed blockade still wins, the longer first
+    if (st.us_blockade >= st.them_blockade) {
+      blockade_win(+1, st.us_blockade);
+    } else {
+      blockade_win(-1, st.them_blockade);
+    }
+    return st;
+  }
+  st.over = true;
+  st.reason = why;
+  const int a = closed_on_their_territory(pos.us), b = closed_on_their_territory(pos.them);
+  st.winner = a > b ? +1 : a < b ? -1 : 0;
+  st.value = a == b ? 0 : 1;
+  return st;
+}
+
+}  // namespace shlem
+
+struct ShlemPolicy {
+  static constexpr int to_mover(int j) noexcept { return shlem::to_mover(j); }
+
+  struct State {
+    Position pos;
+    uint32_t ours = 0;        // mover's occupied points
+    uint32_t my_pris = 0;     // mover's checkers held prisoner (cannot move; nobody of the
+                              // mover may land there: the opponent's prisoner points)
+    uint32_t theirs1 = 0;     // opponent points with >= 1 checker, mover's coordinates
+    uint32_t theirs2 = 0;     // opponent points with >= 2 checkers (closed), mover's coords
+    uint32_t their_pris = 0;  // opponent checkers the mover holds prisoner, mover's coords
+  };
+
+  // Checkers move both ways and a step may free a prisoner, end stage 1 or open a point for
+  // entering, so step order can matter. Doubles always take the any-order search; for a
+  // non-double for_each_step raises the flag exactly when it generates an order-dependent
+  // step (a prisoner freed, the last reserve entered while hitting is still barred, a
+  // capture or hit on the own territory while reserves remain).
+  static constexpr bool kCommutativeDoubles = false;  // for enumerators that read the trait
+  bool order_mattered() const noexcept { return double_turn_ || order_flag_; }
+  void reset_order_flag() const noexcept { order_flag_ = false; }
+
+  explicit ShlemPolicy(const Rules& rules = {})
+      : per_player_(rules.shlem_stage == ShlemStage::PerPlayer) {}
+
+  int begin_turn(const Position& pos, int d1, int d2, State out[2]) const noexcept {
+    double_turn_ = d1 == d2;
+    State& s = out[0];
+    s.pos = pos;
+    s.ours = pos.us.occ1();
+    s.my_pris = shlem::prisoners(pos.us);
+    s.theirs1 = shlem::to_mover_mask(pos.them.occ1());
+    s.theirs2 = shlem::to_mover_mask(pos.them.occ2());
+    s.their_pris = shlem::to_mover_mask(shlem::prisoners(pos.them));
+    return 1;
+  }
+
+  uint32_t sources(const State& s, int = 0) const noexcept {
+    return (s.ours & ~s.my_pris) | (s.pos.us.bar() ? 1u << kBar : 0u);
+  }
+
+  template <class F>
+  void for_each_step(const State& s, int from, int die, F&& f) const {
+    if (from == kBar) {  // enter on the own point k (index die-1) or 2k/3k (index die+5)
+      enter(s, die - 1, f);
+      enter(s, die + 5, f);
+      return;
+    }
+    if (from < 12) {  // own territory: along the own line, or the jump to the facing point
+      if (from + die <= 11) land(s, from, from + die, f);
+      if (from - die >= 0) land(s, from, from - die, f);
+      if (die == shlem::point_number(from)) land(s, from, from + 12, f);
+    } else {  // the opponent's territory: along its line only, never back
+      if (from + die <= 23) land(s, from, from + die, f);
+      if (from - die >= 12) land(s, from, from - die, f);
+    }
+  }
+
+  bool final_ok(const State&) const noexcept { return true; }
+
+  // Stage 2 (hitting allowed) in the position as it stands.
+  bool stage2(const Position& p) const noexcept {
+    return p.us.bar() == 0 || (!per_player_ && p.them.bar() == 0);
+  }
+
+ private:
+  // A reserve checker enters on an empty point or one the mover holds (with or without a
+  // prisoner under it); never captures or hits.
+  template <class F>
+  void enter(const State& s, int to, F&& f) const {
+    const uint32_t bit = 1u << to;
+    if ((s.my_pris | (s.theirs1 & ~s.their_pris)) & bit) return;
+    State n = s;
+    n.pos.us.remove(kBar);
+    n.pos.us.add(to);
+    n.ours |= bit;
+    // Entering the last reserve starts stage 2 (or the mover's stage 2): later steps may hit.
+    if (n.pos.us.bar() == 0 && !stage2(s.pos)) order_flag_ = true;
+    f(n, Step{int8_t(kBar), int8_t(to), 0});
+  }
+
+  template <class F>
+  void land(const State& s, int from, int to, F&& f) const {
+    const uint32_t bit = 1u << to;
+    // Not on the opponent's closed point, nor where the opponent holds a prisoner.
+    if ((s.my_pris | s.theirs2) & bit) return;
+    State n = s;
+    n.pos.us.remove(from);
+    n.pos.us.add(to);
+    n.ours |= bit;
+    const uint32_t from_bit = 1u << from;
+    if (n.pos.us.count(from) == 0) {
+      n.ours &= ~from_bit;
+      if (s.their_pris & from_bit) {  // the last capturer left: the prisoner is free
+        n.their_pris &= ~from_bit;
+        shlem::clear_prisoner(n.pos.them, shlem::to_mover(from));
+        order_flag_ = true;
+      }
+    }
+    if (!(s.theirs1 & ~s.their_pris & bit)) {  // empty, own, or own prisoner point
+      f(n, Step{int8_t(from), int8_t(to), 0});
+      return;
+    }
+    // A free single opponent checker: take it prisoner, or (stage 2) hit it out of the game.
+    if (to < 12 && s.pos.us.bar()) order_flag_ = true;  // the point becomes enterable
+    const int j = shlem::to_mover(to);
+    const bool may_hit = stage2(s.pos);
+    State h;
+    if (may_hit) h = n;
+    n.their_pris |= bit;
+    shlem::set_prisoner(n.pos.them, j);
+    f(n, Step{int8_t(from), int8_t(to), 0});
+    if (!may_hit) return;
+    h.pos.them.remove(j);
+    h.pos.them.add(shlem::kHitOut);
+    h.theirs1 &= ~bit;
+    f(h, Step{int8_t(from), int8_t(to), 1});
+  }
+
+  bool per_player_;
+  mutable bool double_turn_ = false;
+  mutable bool order_flag_ = false;
+};
+
+}  // namespace nardy
