@@ -80,14 +80,14 @@ class Enumerator {
       dice_[0] = d1 > d2 ? d1 : d2;  // larger die first: its moves are found first
       dice_[1] = d1 > d2 ? d2 : d1;
       larger_first_sources_ = 0;
-      non_double(start, 0, 0b11, 0);
+      non_double(start);
       if (policy_.order_mattered()) {
         out.clear();
         best_used_ = 0;
         best_pips_ = 0;
         larger_first_sources_ = 0;
         skip_commuting_ = false;
-        non_double(start, 0, 0b11, 0);
+        non_double(start);
         skip_commuting_ = true;
       }
     }
@@ -150,34 +150,49 @@ class Enumerator {
   // checker other than the one just moved is skipped when that step was already legal at the
   // start: then (larger, smaller) was explored in the first order and leads to the same place.
   // (Sound while no order-dependent rejection happened; see order_mattered().)
-  void non_double(const State& s, int depth, unsigned remaining, int pips) {
-    bool moved = false;
-    for (int k = 0; k < 2; ++k) {
-      if (!(remaining & (1u << k))) continue;
-      const int die = dice_[k];
-      uint32_t src = policy_.sources(s, die);
-      if (depth == 1 && k == 0 && skip_commuting_) {
-        const int just_moved_to = path_[0].to;
-        uint32_t skip = larger_first_sources_;
-        if (just_moved_to >= 0) skip &= ~(1u << just_moved_to);
-        src &= ~skip;
-      }
-      while (src) {
-        const int from = 31 - std::countl_zero(src);
-        src &= ~(1u << from);
-        policy_.for_each_step(s, from, die, [&](const State& next, Step st) {
-          moved = true;
-          path_[depth] = st;
-          if (depth == 1) {
-            record(next, 2, pips + die);
-          } else {
-            if (k == 0) larger_first_sources_ |= 1u << from;
-            non_double(next, 1, remaining & ~(1u << k), die);
-          }
-        });
-      }
+  void non_double(const State& s) {
+    const int hi = dice_[0], lo = dice_[1];
+    uint32_t src = policy_.sources(s, hi);
+    while (src) {
+      const int from = 31 - std::countl_zero(src);
+      src &= ~(1u << from);
+      policy_.for_each_step(s, from, hi, [&](const State& next, Step st) {
+        larger_first_sources_ |= 1u << from;
+        path_[0] = st;
+        if (!last_step(next, lo, hi + lo, 0)) record(next, 1, hi);
+      });
     }
-    if (!moved) record(s, depth, pips);
+    src = policy_.sources(s, lo);
+    while (src) {
+      const int from = 31 - std::countl_zero(src);
+      src &= ~(1u << from);
+      policy_.for_each_step(s, from, lo, [&](const State& next, Step st) {
+        path_[0] = st;
+        uint32_t skip = 0;
+        if (skip_commuting_) {
+          skip = larger_first_sources_;
+          if (st.to >= 0) skip &= ~(1u << st.to);
+        }
+        if (!last_step(next, hi, hi + lo, skip)) record(next, 1, lo);
+      });
+    }
+  }
+
+  // The second die of a non-double; false when it cannot be played at all.
+  bool last_step(const State& s, int die, int pips, uint32_t skip) {
+    const uint32_t all = policy_.sources(s, die);
+    uint32_t src = all & ~skip;
+    bool moved = (all & skip) != 0;  // a skipped step exists: this is no one-die leaf
+    while (src) {
+      const int from = 31 - std::countl_zero(src);
+      src &= ~(1u << from);
+      policy_.for_each_step(s, from, die, [&](const State& next, Step st) {
+        moved = true;
+        path_[1] = st;
+        record(next, 2, pips);
+      });
+    }
+    return moved;
   }
 
   const P& policy_;
