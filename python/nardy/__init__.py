@@ -33,9 +33,23 @@ from nardy.variants import (
     LongNardy,
     LongNardyClassic,
     LongNardyExtended,
+    Shlem,
     Variant,
     find_variant,
 )
+
+from nardy.errors import CubeError, GameStateError
+from nardy.game import (
+    SCORINGS,
+    Action,
+    Game,
+    GameRules,
+    Phase,
+    Result,
+    Scoring,
+    find_scoring,
+)
+from nardy.match import Match
 
 __version__ = "0.1.0"
 
@@ -44,5 +58,7 @@ __all__ = [
     "Backgammon", "Error", "IllegalMoveError", "InvalidDiceError", "InvalidIdError",
     "InvalidNotationError", "InvalidPositionError", "InvalidRecordError", "InvalidRuleError",
     "LegalMoves", "LongNardy", "LongNardyClassic", "LongNardyExtended", "Move", "Position",
-    "Step", "UnknownVariantError", "Variant", "divide", "find_variant", "perft", "_core",
+    "Shlem", "Step", "UnknownVariantError", "Variant", "divide", "find_variant", "perft", "_core",
+    "Action", "CubeError", "Game", "GameRules", "GameStateError", "Match", "Phase", "Result",
+    "SCORINGS", "Scoring", "find_scoring",
 ]

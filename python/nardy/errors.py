@@ -37,3 +37,13 @@ class UnknownVariantError(Error):
 
 class InvalidRuleError(Error):
     """An unknown rule option or an option value out of range."""
+
+
+class GameStateError(Error):
+    """An action at the wrong moment of a game or match (rolling twice, moving before
+    rolling, answering a double nobody offered, playing on after the end...)."""
+
+
+class CubeError(GameStateError):
+    """A cube action the rules forbid now: no cube in these rules, the Crawford game, a cube
+    owned by the opponent, above the maximum cube, beaver or raccoon not agreed."""

@@ -1,0 +1,178 @@
+"""Matches to N points with the Crawford rule, and money play (an unlimited series of games).
+
+The match owns its games: :attr:`Match.game` is the game in progress, :meth:`Match.next_game`
+starts the next one once it is over. The match score is always the sum of the finished games'
+results, so it cannot drift from them. The Crawford game is created with its cube out of play:
+any attempt to double in it raises :class:`~nardy.errors.CubeError` - the rule cannot be broken,
+so it never has to be repaired afterwards.
+
+Rules and their sources: ``docs/rules/games-and-matches.md``.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from nardy.errors import GameStateError, InvalidRuleError
+from nardy.game import Game, GameRules, _make_rules
+from nardy.variants import BLACK, WHITE, Variant, as_variant
+
+#: Options that the rule texts tie to money play only (seed 000: Jacoby and beaver in
+#: moneygame; automatic doubles "при игре на деньги").
+MONEY_ONLY = ("beaver", "raccoon", "jacoby", "auto_doubles")
+
+
+class Match:
+    """A match to ``length`` points between WHITE and BLACK, or money play when ``length`` is 0.
+
+    >>> m = Match(5, "backgammon", seed=7)
+    >>> g = m.game            # the first game; play it through its own API
+    >>> # ... when g.is_game_over(): m.next_game()
+
+    ``crawford`` (default True) applies the Crawford rule in matches: the first game after a
+    player comes within one point of the match is played without the cube; later games are
+    post-Crawford and the cube is back. Money-play options (Jacoby, beaver, raccoon, automatic
+    doubles) are refused in a match of fixed length.
+    """
+
+    def __init__(
+        self,
+        length: int,
+        variant: Variant | type[Variant] | str | None = None,
+        rules: GameRules | dict[str, Any] | None = None,
+        seed: int | str | bytes | None = None,
+        *,
+        crawford: bool = True,
+        **rule_options: Any,
+    ) -> None:
+        if not isinstance(length, int) or isinstance(length, bool) or length < 0:
+            raise InvalidRuleError(f"match length must be an integer >= 0, not {length!r}")
+        self._length = length
+        self._variant = as_variant(variant)
+        self._rules = _make_rules(rules, rule_options).resolve(self._variant)
+        if length > 0:
+            for name in MONEY_ONLY:
+                if getattr(self._rules, name):
+                    raise InvalidRuleError(f"{name} is a money-play option (match length 0)")
+        self._crawford_rule = bool(crawford) and length > 0
+        if seed is None:
+            seed = random.SystemRandom().getrandbits(63)
+        self._seed = seed
+        self._rng = random.Random(seed)
+        self._games: list[Game] = []
+        self._crawford_index: int | None = None
+        self._new_game()
+
+    # -- state ---------------------------------------------------------------------------
+    @property
+    def length(self) -> int:
+        return self._length
+
+    @property
+    def is_money(self) -> bool:
+        """Money play: games without end, no Crawford rule."""
+        return self._length == 0
+
+    @property
+    def variant(self) -> Variant:
+        return self._variant
+
+    @property
+    def rules(self) -> GameRules:
+        return self._rules
+
+    @property
+    def seed(self) -> int | str | bytes:
+        return self._seed
+
+    @property
+    def crawford_rule(self) -> bool:
+        """Whether the Crawford rule is in force in this match."""
+        return self._crawford_rule
+
+    @property
+    def games(self) -> tuple[Game, ...]:
+        return tuple(self._games)
+
+    @property
+    def game(self) -> Game:
+        """The current game (possibly over; then call :meth:`next_game`)."""
+        return self._games[-1]
+
+    @property
+    def score(self) -> tuple[float, float]:
+        """(white's points, black's points) from the finished games."""
+        w = b = 0.0
+        for g in self._games:
+            r = g.result()
+            if r is not None:
+                w += r.points_for(WHITE)
+                b += r.points_for(BLACK)
+        return _num(w), _num(b)
+
+    def away(self, color: int) -> float:
+        """Points ``color`` still needs (matches only)."""
+        if self.is_money:
+            raise GameStateError("money play has no match length")
+        return _num(max(0.0, self._length - self.score[color]))
+
+    @property
+    def is_crawford(self) -> bool:
+        """The current game is the Crawford game."""
+        return self.game.crawford
+
+    @property
+    def crawford_game(self) -> int | None:
+        """Index in :attr:`games` of the Crawford game, once it has begun."""
+        return self._crawford_index
+
+    @property
+    def is_post_crawford(self) -> bool:
+        """The current game comes after the Crawford game."""
+        return self._crawford_index is not None and len(self._games) - 1 > self._crawford_index
+
+    def is_over(self) -> bool:
+        """A player has reached the match length (never in money play)."""
+        if self.is_money:
+            return False
+        return max(self.score) >= self._length
+
+    def winner(self) -> int | None:
+        if not self.is_over():
+            return None
+        return WHITE if self.score[WHITE] >= self._length else BLACK
+
+    # -- games -------------------------------------------------------------------------
+    def next_game(self) -> Game:
+        """Starts the next game once the current one is over (the finished game becomes
+        final: it can no longer be undone)."""
+        if not self.game.is_game_over():
+            raise GameStateError("the current game is not over")
+        if self.is_over():
+            raise GameStateError("the match is over")
+        self.game._sealed = True
+        return self._new_game()
+
+    def _new_game(self) -> Game:
+        crawford = False
+        if (self._crawford_rule and self._crawford_index is None
+                and any(self._length - 1 <= s < self._length for s in self.score)):
+            crawford = True
+            self._crawford_index = len(self._games)
+        g = Game(self._variant, self._rules, self._rng.getrandbits(63), crawford=crawford)
+        self._games.append(g)
+        return g
+
+    def __repr__(self) -> str:
+        w, b = self.score
+        what = "money" if self.is_money else f"to {self._length}"
+        flag = " crawford" if self.is_crawford else (" post-crawford" if self.is_post_crawford else "")
+        return f"<Match {self._variant.name} {what}: {w}-{b}, game {len(self._games)}{flag}>"
+
+
+def _num(x: float) -> float:
+    return int(x) if float(x).is_integer() else x
+
+
+__all__ = ["MONEY_ONLY", "Match"]
