@@ -206,6 +206,8 @@ Position position_from_row(const int8_t* row, Variant variant, size_t index) {
 
 }  // namespace
 
+void register_batch(py::module_& m);  // src/bindings_batch.cpp
+
 PYBIND11_MODULE(_core, m) {
   m.doc() = "nardy's C++ core: packed positions, the full-move enumerator, perft";
 
@@ -378,8 +380,9 @@ Empty when the player cannot move (the turn passes).)doc")
 
   py::class_<Engine>(m, "Engine")
       .def(py::init([](Variant v, HeadRule head, bool block_at_end, ShlemStage stage,
-                       ShlemEnd end, int pass_limit) {
+                       ShlemEnd end, int pass_limit, bool no_hit_and_hide) {
              Rules r;
+             r.no_hit_and_hide = no_hit_and_hide;
              r.head_rule = head;
              r.block_check_at_end = block_at_end;
              r.shlem_stage = stage;
@@ -391,7 +394,8 @@ Empty when the player cannot move (the turn passes).)doc")
            }),
            py::arg("variant"), py::arg("head_rule") = HeadRule::Federation,
            py::arg("block_check_at_end") = false, py::arg("shlem_stage") = ShlemStage::Either,
-           py::arg("shlem_end") = ShlemEnd::Move, py::arg("shlem_pass_limit") = 4)
+           py::arg("shlem_end") = ShlemEnd::Move, py::arg("shlem_pass_limit") = 4,
+           py::arg("no_hit_and_hide") = false)
       .def("legal", [](Engine& e, const Key& k, int d1, int d2) {
         check_dice(d1, d2);
         thread_local MoveList list;
@@ -532,4 +536,6 @@ Empty when the player cannot move (the turn passes).)doc")
       }, py::arg("positions"), py::arg("repeat") = 1,
          "Benchmark kernel: enumerates every (position, 21 rolls) `repeat` times in C++; returns "
          "(enumerations, resulting positions, seconds).");
+
+  register_batch(m);
 }

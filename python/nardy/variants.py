@@ -93,9 +93,16 @@ class Backgammon(Variant):
     name = "backgammon"
     aliases = ("short nardy", "short-nardy", "короткие нарды", "bg", "nardegammon")
     core_variant = _core.Variant.BACKGAMMON
-    options: ClassVar[dict[str, tuple[Any, tuple[Any, ...]]]] = {}
+    options: ClassVar[dict[str, tuple[Any, tuple[Any, ...]]]] = {
+        # seed 002 house rule: a checker that hits may not go on, in the same turn, to a
+        # point holding another own checker (docs/rules/backgammon.md)
+        "no_hit_and_hide": (False, (False, True)),
+    }
     has_bar = True
     hits = True
+
+    def _make_engine(self) -> _core.Engine:
+        return _core.Engine(self.core_variant, no_hit_and_hide=self.rules["no_hit_and_hide"])
 
     def initial_side(self) -> tuple[int, ...]:
         side = [0] * 26

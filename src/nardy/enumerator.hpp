@@ -93,6 +93,16 @@ class Enumerator {
     }
   }
 
+  // Transposition key beside the position: the dice used, and whatever per-turn state of the
+  // policy can change what follows (e.g. which checkers have hit).
+  uint32_t tag(const State& s, int depth) const noexcept {
+    if constexpr (requires { policy_.state_tag(s); }) {
+      return static_cast<uint32_t>(depth) | (policy_.state_tag(s) << 3);
+    } else {
+      return static_cast<uint32_t>(depth);
+    }
+  }
+
   void record(const State& s, int used, int pips) {
     if (used == 0 || !policy_.final_ok(s)) return;
     if (used < best_used_ || (used == best_used_ && pips < best_pips_)) return;
@@ -138,7 +148,7 @@ class Enumerator {
         path_[depth] = st;
         if (depth + 1 == 4) {
           record(next, 4, 4 * die_);
-        } else if (seen_.insert(next.pos, static_cast<uint32_t>(depth + 1))) {
+        } else if (seen_.insert(next.pos, tag(next, depth + 1))) {
           double_any_order(next, depth + 1);
         }
       });

@@ -19,13 +19,17 @@ struct BackgammonPolicy {
     uint32_t ours = 0;          // mover's occupied points
     uint32_t their_closed = 0;  // opponent points with >= 2 checkers, mover's coordinates
     uint32_t their_blots = 0;   // opponent points with exactly 1 checker, mover's coordinates
+    uint32_t hitters = 0;       // points where a checker stands that hit this turn
   };
 
-  // Every backgammon rule is local to a step's source and target: order never matters.
-  static constexpr bool order_mattered() noexcept { return false; }
+  // The standard rules are local to a step's source and target: order never matters. The
+  // no-hit-and-hide house rule follows individual checkers through the turn, so under it the
+  // enumerator must try every order (and tell states apart by their hitters, state_tag()).
+  bool order_mattered() const noexcept { return no_hit_and_hide_; }
   static constexpr void reset_order_flag() noexcept {}
+  uint32_t state_tag(const State& s) const noexcept { return s.hitters; }
 
-  explicit BackgammonPolicy(const Rules& = {}) {}
+  explicit BackgammonPolicy(const Rules& rules = {}) : no_hit_and_hide_(rules.no_hit_and_hide) {}
 
   int begin_turn(const Position& pos, int, int, State out[2]) const noexcept {
     const uint32_t them1 = pos.them.occ1(), them2 = pos.them.occ2();
@@ -67,16 +71,36 @@ struct BackgammonPolicy {
         n.pos.them.remove(to_mover(to));  // to_mover is its own inverse
         n.pos.them.add(kBar);
       }
-      f(n, Step{int8_t(from), int8_t(to), uint8_t(hit)});
+      const Step step{int8_t(from), int8_t(to), uint8_t(hit)};
+      if (!no_hit_and_hide_) return f(n, step);
+      // Which checker left `from`? Another one: the hitters stay where they are. The hitter
+      // itself (if one stands there): it may not land among its own checkers.
+      const uint32_t from_bit = (1u << from) & kBoardMask;
+      const bool hitter_there = s.hitters & from_bit;
+      const bool lands_among_own = s.ours & bit;
+      const bool others_there = from == kBar || s.pos.us.count(from) > 1 || !hitter_there;
+      if (others_there) {
+        n.hitters = s.hitters | (hit ? bit : 0u);
+        f(n, step);
+      }
+      if (hitter_there && !lands_among_own) {
+        n.hitters = (s.hitters & ~from_bit) | bit;
+        f(n, step);
+      }
       return;
     }
     if (!may_bear_off(s.pos.us, s.ours, from, to)) return;
     State n = s;
     move_checker(n.pos.us, n.ours, from, kOff);
+    // A hitter may bear off; if it was alone its mark goes with it.
+    if (s.pos.us.count(from) == 1) n.hitters &= ~(1u << from);
     f(n, Step{int8_t(from), int8_t(kBearOffTo), 0});
   }
 
   bool final_ok(const State&) const noexcept { return true; }
+
+ private:
+  bool no_hit_and_hide_ = false;
 };
 
 }  // namespace nardy

@@ -1,0 +1,626 @@
+// Batch entry points of nardy._core for engines and bots: numpy in, numpy out, the work in
+// C++ with the GIL released. Registered by register_batch() from src/bindings.cpp.
+//
+// Thread safety: nothing here touches the Engine object passed in except to read its variant
+// and rules. Every call builds its own Engine per worker thread (or reuses one cached per OS
+// thread), so any number of Python threads may call these functions at once.
+//
+// Array layouts (python/nardy/batch.py documents them for users):
+//   boards   (N, 2, 26) int8, C-contiguous: [side 0 = mover, side 1 = opponent], each side in
+//            its own coordinates (docs/coordinates.md), Shlem prisoners as -1
+//   dice     (N, 2) int8, values 1..6
+//   results  (M, 2, 26) int8: afterstates from the view of the player who moved (unswapped),
+//            row offsets (N + 1,) int64 (CSR); an empty range = the roll passes
+//   steps    (M, 4, 3) int8: (from, to, hit) per die played; from == -1 marks an unused step
+//   features (M, F) float32
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "nardy/engine.hpp"
+#include "nardy/features.hpp"
+#include "nardy/rollout.hpp"
+
+namespace py = pybind11;
+using namespace nardy;
+
+namespace {
+
+[[noreturn]] void raise_error(const char* error_class, const std::string& msg) {
+  py::object cls = py::module_::import("nardy.errors").attr(error_class);
+  PyErr_SetString(cls.ptr(), msg.c_str());
+  throw py::error_already_set();
+}
+
+// One Engine per OS thread and rule set, for calls that run on the calling thread. The rule
+// set is matched on the object representation of Rules (copied with memcpy): equal bytes mean
+// equal fields, whatever fields Rules grows; a mismatch in padding only costs a new Engine.
+Engine& local_engine(Variant v, const Rules& r) {
+  struct Entry {
+    unsigned char rules[sizeof(Rules)];
+    std::unique_ptr<Engine> engine;
+  };
+  thread_local std::vector<Entry> cache;
+  unsigned char bytes[sizeof(Rules)];
+  std::memcpy(bytes, &r, sizeof(Rules));
+  for (auto& e : cache)
+    if (e.engine->variant() == v && std::memcmp(e.rules, bytes, sizeof(Rules)) == 0)
+      return *e.engine;
+  if (cache.size() >= 8) cache.erase(cache.begin());
+  Entry entry;
+  std::memcpy(entry.rules, bytes, sizeof(Rules));
+  entry.engine = std::make_unique<Engine>(v, r);
+  cache.push_back(std::move(entry));
+  return *cache.back().engine;
+}
+
+// A malloc-backed growable array whose storage can be handed to numpy without a copy.
+template <class T>
+struct Buffer {
+  T* data = nullptr;
+  size_t size = 0;
+  size_t cap = 0;
+  Buffer() = default;
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+  Buffer(Buffer&& o) noexcept : data(o.data), size(o.size), cap(o.cap) {
+    o.data = nullptr;
+    o.size = o.cap = 0;
+  }
+  Buffer& operator=(Buffer&& o) noexcept {
+    if (this != &o) {
+      std::free(data);
+      data = o.data;
+      size = o.size;
+      cap = o.cap;
+      o.data = nullptr;
+      o.size = o.cap = 0;
+    }
+    return *this;
+  }
+  ~Buffer() { std::free(data); }
+  void reserve(size_t n) {
+    if (n <= cap) return;
+    const size_t c = std::max(n, cap * 2);
+    void* p = std::realloc(data, std::max<size_t>(c, 1) * sizeof(T));
+    if (!p) throw std::bad_alloc();
+    data = static_cast<T*>(p);
+    cap = c;
+  }
+  T* grow(size_t n) {
+    reserve(size + n);
+    T* p = data + size;
+    size += n;
+    return p;
+  }
+  // A numpy array owning the storage.
+  py::array to_numpy(std::vector<py::ssize_t> shape) {
+    if (!data) reserve(1);
+    T* p = data;
+    data = nullptr;
+    size = cap = 0;
+    py::capsule owner(p, [](void* q) { std::free(q); });
+    return py::array_t<T>(shape, p, owner);
+  }
+};
+
+Position key_position(py::handle key) {
+  if (!PyBytes_Check(key.ptr()) || PyBytes_GET_SIZE(key.ptr()) != 32)
+    raise_error("InvalidPositionError", "a position key is 32 bytes (nardy.Position.key)");
+  uint64_t w[4];
+  std::memcpy(w, PyBytes_AS_STRING(key.ptr()), 32);
+  Position p;
+  p.us.w[0] = w[0];
+  p.us.w[1] = w[1];
+  p.them.w[0] = w[2];
+  p.them.w[1] = w[3];
+  return p;
+}
+
+py::bytes position_key(const Position& p) {
+  const uint64_t w[4] = {p.us.w[0], p.us.w[1], p.them.w[0], p.them.w[1]};
+  return py::bytes(reinterpret_cast<const char*>(w), 32);
+}
+
+// The board array: (N, 2, 26) int8, C-contiguous.
+const int8_t* boards_of(const py::array& a, size_t& n, const char* what = "positions") {
+  if (a.dtype().kind() != 'i' || a.itemsize() != 1)
+    raise_error("InvalidPositionError", std::string(what) + " must be an int8 array, got dtype " +
+                                            std::string(py::str(a.dtype())));
+  if (a.ndim() != 3 || a.shape(1) != 2 || a.shape(2) != kSlots)
+    raise_error("InvalidPositionError",
+                std::string(what) + " must have shape (N, 2, 26), got " +
+                    std::string(py::str(py::tuple(py::cast(std::vector<py::ssize_t>(
+                        a.shape(), a.shape() + a.ndim()))))));
+  if (!(a.flags() & py::array::c_style))
+    raise_error("InvalidPositionError", std::string(what) + " must be C-contiguous");
+  n = static_cast<size_t>(a.shape(0));
+  return static_cast<const int8_t*>(a.data());
+}
+
+const int8_t* dice_of(const py::array& a, size_t n) {
+  if (a.dtype().kind() != 'i' || a.itemsize() != 1 || a.ndim() != 2 || a.shape(1) != 2 ||
+      static_cast<size_t>(a.shape(0)) != n || !(a.flags() & py::array::c_style))
+    raise_error("InvalidDiceError", "dice must be a C-contiguous (N, 2) int8 array with N = " +
+                                        std::to_string(n) + " (one roll per position)");
+  return static_cast<const int8_t*>(a.data());
+}
+
+Encoding encoding_of(const std::string& kind) {
+  if (kind == "tdgammon") return Encoding::TDGammon;
+  if (kind == "gnubg") return Encoding::Gnubg;
+  if (kind == "long") return Encoding::Long;
+  if (kind == "shlem") return Encoding::Shlem;
+  raise_error("Error", "unknown encoding " + kind + "; known: tdgammon, gnubg, long, shlem");
+}
+
+// Parses and validates rows into positions; returns an empty string or the first error.
+std::string parse_rows(Variant v, const int8_t* rows, const int8_t* dice, size_t n,
+                       std::vector<Position>& out) {
+  out.resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    const int8_t* row = rows + i * kRowBytes;
+    SideArray us{}, them{};
+    for (int k = 0; k < kSlots; ++k) {
+      us[k] = row[k];
+      them[k] = row[kSlots + k];
+    }
+    std::string err = validate(v, us, them);
+    if (!err.empty()) return "position " + std::to_string(i) + ": " + err;
+    if (dice) {
+      const int d1 = dice[2 * i], d2 = dice[2 * i + 1];
+      if (d1 < 1 || d1 > 6 || d2 < 1 || d2 > 6)
+        return "#dice " + std::to_string(i) + " = (" + std::to_string(d1) + ", " +
+               std::to_string(d2) + "): dice must be integers from 1 to 6";
+    }
+    out[i] = Position{shlem::make_side(us), shlem::make_side(them)};
+  }
+  return {};
+}
+
+void raise_parse_error(const std::string& err) {
+  if (!err.empty() && err[0] == '#') raise_error("InvalidDiceError", err.substr(1));
+  raise_error("InvalidPositionError", err);
+}
+
+struct AfterPart {
+  Buffer<int8_t> rows;
+  Buffer<int8_t> steps;
+  Buffer<float> feats;
+};
+
+// Afterstates of positions [begin, end): rows (and steps / features) appended to `part`,
+// per-position counts written to counts[begin..end).
+void afterstates_range(Engine& e, const std::vector<Position>& pos, const int8_t* dice,
+                       size_t begin, size_t end, bool with_rows, bool with_steps,
+                       const Encoding* enc, AfterPart& part, int64_t* counts) {
+  MoveList list;
+  const size_t width = enc ? static_cast<size_t>(encoding_width(*enc)) : 0;
+  size_t expect = (end - begin) * 24;
+  if (with_rows) part.rows.reserve(expect * kRowBytes);
+  if (with_steps) part.steps.reserve(expect * kMaxSteps * 3);
+  if (enc) part.feats.reserve(expect * width);
+  int8_t tmp[kRowBytes];
+  for (size_t i = begin; i < end; ++i) {
+    e.generate(pos[i], dice[2 * i], dice[2 * i + 1], list);
+    const size_t m = list.size();
+    counts[i] = static_cast<int64_t>(m);
+    int8_t* rows = with_rows ? part.rows.grow(m * kRowBytes) : nullptr;
+    int8_t* steps = with_steps ? part.steps.grow(m * kMaxSteps * 3) : nullptr;
+    float* feats = enc ? part.feats.grow(m * width) : nullptr;
+    for (size_t k = 0; k < m; ++k) {
+      const Move& mv = list[k];
+      int8_t* row = rows ? rows + k * kRowBytes : tmp;
+      unpack_row(mv.result, row);
+      if (enc) encode_row(*enc, row, 1, feats + k * width);
+      if (steps) {
+        int8_t* st = steps + k * kMaxSteps * 3;
+        for (int j = 0; j < kMaxSteps; ++j) {
+          if (j < mv.n_steps) {
+            st[3 * j] = mv.steps[j].from;
+            st[3 * j + 1] = mv.steps[j].to;
+            st[3 * j + 2] = static_cast<int8_t>(mv.steps[j].hit);
+          } else {
+            st[3 * j] = -1;
+            st[3 * j + 1] = -1;
+            st[3 * j + 2] = 0;
+          }
+        }
+      }
+    }
+  }
+}
+
+template <class T>
+void concat(std::vector<AfterPart>& parts, Buffer<T> AfterPart::*member, Buffer<T>& out) {
+  size_t total = 0;
+  for (auto& p : parts) total += (p.*member).size;
+  if (parts.size() == 1) {
+    out = std::move(parts[0].*member);
+    return;
+  }
+  out.reserve(total);
+  for (auto& p : parts) {
+    Buffer<T>& b = p.*member;
+    if (b.size) std::memcpy(out.grow(b.size), b.data, b.size * sizeof(T));
+    b = Buffer<T>();
+  }
+}
+
+py::tuple afterstates_impl(const Engine& engine, const py::array& boards, const py::array& dice,
+                           bool with_rows, bool with_steps, const std::string* kind,
+                           int threads) {
+  size_t n = 0;
+  const int8_t* b = boards_of(boards, n);
+  const int8_t* d = dice_of(dice, n);
+  Encoding enc{};
+  if (kind) enc = encoding_of(*kind);
+  const Variant v = engine.variant();
+  const Rules rules = engine.rules();
+  std::vector<Position> positions;
+  std::string err;
+  Buffer<int64_t> offsets;
+  offsets.grow(n + 1);
+  AfterPart out;
+  {
+    py::gil_scoped_release release;
+    err = parse_rows(v, b, d, n, positions);
+    if (err.empty()) {
+      int t = std::min<int>(resolve_threads(threads), static_cast<int>(std::max<size_t>(n / 64, 1)));
+      std::vector<AfterPart> parts(t);
+      int64_t* counts = offsets.data + 1;
+      auto body = [&](int k, Engine& e) {
+        const size_t lo = n * k / t, hi = n * (k + 1) / t;
+        afterstates_range(e, positions, d, lo, hi, with_rows, with_steps,
+                          kind ? &enc : nullptr, parts[k], counts);
+      };
+      if (t == 1) {
+        body(0, local_engine(v, rules));
+      } else {
+        std::vector<std::thread> pool;
+        for (int k = 1; k < t; ++k)
+          pool.emplace_back([&, k] {
+            Engine e(v, rules);
+            body(k, e);
+          });
+        body(0, local_engine(v, rules));
+        for (auto& th : pool) th.join();
+      }
+      offsets.data[0] = 0;
+      for (size_t i = 0; i < n; ++i) offsets.data[i + 1] += offsets.data[i];
+      if (with_rows) concat(parts, &AfterPart::rows, out.rows);
+      if (with_steps) concat(parts, &AfterPart::steps, out.steps);
+      if (kind) concat(parts, &AfterPart::feats, out.feats);
+    }
+  }
+  if (!err.empty()) raise_parse_error(err);
+  const py::ssize_t m = static_cast<py::ssize_t>(offsets.data[n]);
+  py::list result;
+  if (with_rows) result.append(out.rows.to_numpy({m, 2, kSlots}));
+  if (kind) result.append(out.feats.to_numpy({m, encoding_width(enc)}));
+  result.append(offsets.to_numpy({static_cast<py::ssize_t>(n + 1)}));
+  if (with_steps) result.append(out.steps.to_numpy({m, kMaxSteps, 3}));
+  return py::tuple(result);
+}
+
+py::dict counts_dict(Variant v, const RolloutCounts& c) {
+  py::dict d;
+  const int kinds = outcome_kinds(v);
+  py::list names, wins;
+  for (int k = 0; k < kinds; ++k) names.append(outcome_kind_name(v, k));
+  for (int s = 0; s < 2; ++s) {
+    py::list row;
+    for (int k = 0; k < kinds; ++k) row.append(c.wins[s][k]);
+    wins.append(py::tuple(row));
+  }
+  d["kinds"] = py::tuple(names);
+  d["wins"] = py::tuple(wins);
+  d["games"] = c.games;
+  d["draws"] = c.draws;
+  d["unfinished"] = c.unfinished;
+  d["points"] = c.points;
+  d["points_sq"] = c.points_sq;
+  d["plies"] = c.plies;
+  return d;
+}
+
+RolloutPolicy policy_of(const std::string& name) {
+  if (name == "random") return RolloutPolicy::Random;
+  if (name == "greedy") return RolloutPolicy::Greedy;
+  raise_error("Error", "unknown built-in policy " + name + "; known: random, greedy");
+}
+
+// The lockstep rollout for Python policies; one call at a time.
+struct PyLockstep {
+  std::unique_ptr<LockstepRollout> impl;
+  Variant variant;
+  std::atomic<bool> busy{false};
+
+  struct Guard {
+    std::atomic<bool>& flag;
+    explicit Guard(std::atomic<bool>& f) : flag(f) {
+      if (flag.exchange(true))
+        throw std::runtime_error("a LockstepRollout is being used by another thread");
+    }
+    ~Guard() { flag.store(false); }
+  };
+};
+
+std::vector<PerftTask> tasks_from(const py::list& keys, const py::list& weights) {
+  if (keys.size() != weights.size())
+    raise_error("Error", "perft tasks: keys and weights differ in length");
+  std::vector<PerftTask> tasks(keys.size());
+  for (size_t i = 0; i < keys.size(); ++i) {
+    tasks[i].pos = key_position(keys[i]);
+    tasks[i].weight = weights[i].cast<uint64_t>();
+  }
+  return tasks;
+}
+
+}  // namespace
+
+void register_batch(py::module_& m) {
+  m.def("hardware_threads", [] { return resolve_threads(0); },
+        "Threads used for threads=0 (std::thread::hardware_concurrency, at least 1).");
+
+  m.def("batch_afterstates",
+        [](const Engine& engine, const py::array& boards, const py::array& dice, bool steps,
+           int threads) {
+          return afterstates_impl(engine, boards, dice, true, steps, nullptr, threads);
+        },
+        py::arg("engine"), py::arg("boards"), py::arg("dice"), py::arg("steps") = false,
+        py::arg("threads") = 1,
+        "(results (M,2,26) int8, offsets (N+1,) int64[, steps (M,4,3) int8]) for boards "
+        "(N,2,26) int8 and dice (N,2) int8. Thread-safe; GIL released.");
+
+  m.def("batch_afterstate_features",
+        [](const Engine& engine, const py::array& boards, const py::array& dice,
+           const std::string& kind, bool rows, int threads) {
+          return afterstates_impl(engine, boards, dice, rows, false, &kind, threads);
+        },
+        py::arg("engine"), py::arg("boards"), py::arg("dice"), py::arg("kind"),
+        py::arg("rows") = false, py::arg("threads") = 1,
+        "([results (M,2,26) int8,] features (M,F) float32, offsets (N+1,) int64): every "
+        "afterstate encoded with side 1 (the player to roll next) on roll.");
+
+  m.def("batch_encode",
+        [](const py::array& boards, const std::string& kind, const py::object& on_roll,
+           const py::object& out_obj, bool prisoners) {
+          size_t n = 0;
+          const int8_t* rows = boards_of(boards, n, "boards");
+          const Encoding enc = encoding_of(kind);
+          const py::ssize_t width = encoding_width(enc);
+          int on_roll_all = 0;
+          const uint8_t* per_row = nullptr;
+          py::array on_roll_arr;
+          if (py::isinstance<py::array>(on_roll)) {
+            on_roll_arr = on_roll.cast<py::array>();
+            if (on_roll_arr.dtype().kind() != 'u' || on_roll_arr.itemsize() != 1 ||
+                on_roll_arr.ndim() != 1 || static_cast<size_t>(on_roll_arr.shape(0)) != n ||
+                !(on_roll_arr.flags() & py::array::c_style))
+              raise_error("Error", "on_roll must be 0, 1 or a (N,) uint8 array of 0/1");
+            per_row = static_cast<const uint8_t*>(on_roll_arr.data());
+            for (size_t i = 0; i < n; ++i)
+              if (per_row[i] > 1) raise_error("Error", "on_roll values must be 0 or 1");
+          } else {
+            on_roll_all = on_roll.cast<int>();
+            if (on_roll_all != 0 && on_roll_all != 1)
+              raise_error("Error", "on_roll must be 0, 1 or a (N,) array of 0/1");
+          }
+          py::array_t<float> out;
+          if (out_obj.is_none()) {
+            out = py::array_t<float>({static_cast<py::ssize_t>(n), width});
+          } else {
+            py::array o = out_obj.cast<py::array>();
+            if (o.dtype().kind() != 'f' ||
+                o.itemsize() != 4 || o.ndim() != 2 || static_cast<size_t>(o.shape(0)) != n ||
+                o.shape(1) != width || !(o.flags() & py::array::c_style) || !o.writeable())
+              raise_error("Error", "out must be a writeable C-contiguous float32 array of shape (" +
+                                       std::to_string(n) + ", " + std::to_string(width) + ")");
+            out = py::reinterpret_borrow<py::array_t<float>>(o);
+          }
+          float* dst = out.mutable_data();
+          long bad;
+          {
+            py::gil_scoped_release release;
+            bad = check_rows(rows, n, prisoners || enc == Encoding::Shlem);
+            if (bad < 0) encode_rows(enc, rows, n, per_row, on_roll_all, dst);
+          }
+          if (bad >= 0)
+            raise_error("InvalidPositionError",
+                        "row " + std::to_string(bad) + " holds a value outside 0..15" +
+                            (enc == Encoding::Shlem ? " (or -1 for a prisoner on a point)" : ""));
+          return out;
+        },
+        py::arg("boards"), py::arg("kind"), py::arg("on_roll") = 0, py::arg("out") = py::none(),
+        py::arg("prisoners") = false,
+        "Encodes (N,2,26) int8 rows into a (N,F) float32 matrix (see features.hpp).");
+
+  m.def("encoding_width", [](const std::string& kind) { return encoding_width(encoding_of(kind)); });
+
+  m.def("batch_keys",
+        [](const Engine& engine, const py::array& boards, bool swap) {
+          size_t n = 0;
+          const int8_t* rows = boards_of(boards, n);
+          std::vector<Position> positions;
+          std::string err;
+          {
+            py::gil_scoped_release release;
+            err = parse_rows(engine.variant(), rows, nullptr, n, positions);
+          }
+          if (!err.empty()) raise_parse_error(err);
+          py::list out(n);
+          for (size_t i = 0; i < n; ++i)
+            out[i] = position_key(swap ? positions[i].swapped() : positions[i]);
+          return out;
+        },
+        py::arg("engine"), py::arg("boards"), py::arg("swap") = false,
+        "Validated position keys (32 bytes each) of (N,2,26) rows; swap: (side 1, side 0).");
+
+  m.def("batch_rows",
+        [](const py::list& keys) {
+          const size_t n = keys.size();
+          Buffer<int8_t> buf;
+          int8_t* dst = buf.grow(n * kRowBytes);
+          for (size_t i = 0; i < n; ++i) unpack_row(key_position(keys[i]), dst + i * kRowBytes);
+          return buf.to_numpy({static_cast<py::ssize_t>(n), 2, kSlots});
+        },
+        py::arg("keys"), "(N,2,26) int8 rows of N position keys.");
+
+  m.def("rollout_kinds", [](Variant v) {
+    py::list names;
+    for (int k = 0; k < outcome_kinds(v); ++k) names.append(outcome_kind_name(v, k));
+    return py::tuple(names);
+  });
+
+  m.def("rollout",
+        [](const Engine& engine, py::bytes key, uint64_t games, const std::string& policy,
+           uint64_t seed, uint64_t first_trial, int threads, uint32_t max_plies) {
+          RolloutSettings s;
+          s.policy = policy_of(policy);
+          s.seed = seed;
+          s.first_trial = first_trial;
+          s.trials = games;
+          s.threads = threads;
+          s.max_plies = max_plies;
+          const Position start = key_position(key);
+          const Variant v = engine.variant();
+          const Rules rules = engine.rules();
+          RolloutCounts c;
+          double secs;
+          {
+            py::gil_scoped_release release;
+            const auto t0 = std::chrono::steady_clock::now();
+            c = rollout(v, rules, start, s);
+            secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+          }
+          py::dict d = counts_dict(v, c);
+          d["seconds"] = secs;
+          d["threads"] = std::min<uint64_t>(static_cast<uint64_t>(resolve_threads(threads)),
+                                            std::max<uint64_t>(games, 1));
+          return d;
+        },
+        py::arg("engine"), py::arg("key"), py::arg("games"), py::arg("policy") = "random",
+        py::arg("seed") = 0, py::arg("first_trial") = 0, py::arg("threads") = 1,
+        py::arg("max_plies") = 10000,
+        "Plays trials [first_trial, first_trial + games) from the key's position with a "
+        "built-in policy; integer counts (see rollout.hpp). GIL released.");
+
+  py::class_<PyLockstep>(m, "LockstepRollout")
+      .def(py::init([](const Engine& engine, py::bytes key, uint64_t games, uint64_t seed,
+                       uint64_t first_trial, uint32_t max_plies, size_t width) {
+             auto p = std::make_unique<PyLockstep>();
+             p->variant = engine.variant();
+             p->impl = std::make_unique<LockstepRollout>(engine.variant(), engine.rules(),
+                                                         key_position(key), seed, first_trial,
+                                                         games, max_plies, width);
+             return p;
+           }),
+           py::arg("engine"), py::arg("key"), py::arg("games"), py::arg("seed") = 0,
+           py::arg("first_trial") = 0, py::arg("max_plies") = 10000, py::arg("width") = 256)
+      .def("advance", [](PyLockstep& s) {
+        PyLockstep::Guard g(s.busy);
+        py::gil_scoped_release release;
+        return s.impl->advance();
+      }, "Runs every game to its next decision; returns how many games wait (0: all done).")
+      .def("candidates", [](PyLockstep& s) {
+        PyLockstep::Guard g(s.busy);
+        const auto& c = s.impl->candidates();
+        Buffer<int8_t> buf;
+        int8_t* dst = buf.grow(c.size() * kRowBytes);
+        for (size_t i = 0; i < c.size(); ++i) unpack_row(c[i], dst + i * kRowBytes);
+        return buf.to_numpy({static_cast<py::ssize_t>(c.size()), 2, kSlots});
+      }, "(M,2,26) int8 candidates of the waiting games (unswapped afterstates).")
+      .def("features", [](PyLockstep& s, const std::string& kind) {
+        PyLockstep::Guard g(s.busy);
+        const Encoding enc = encoding_of(kind);
+        const auto& c = s.impl->candidates();
+        const size_t w = static_cast<size_t>(encoding_width(enc));
+        Buffer<float> buf;
+        float* dst = buf.grow(c.size() * w);
+        int8_t row[kRowBytes];
+        for (size_t i = 0; i < c.size(); ++i) {
+          unpack_row(c[i], row);
+          encode_row(enc, row, 1, dst + i * w);
+        }
+        return buf.to_numpy({static_cast<py::ssize_t>(c.size()), static_cast<py::ssize_t>(w)});
+      }, "(M,F) float32 encoding of the candidates (side 1, the player to roll next, on roll).")
+      .def("offsets", [](PyLockstep& s) {
+        const auto& o = s.impl->offsets();
+        py::array_t<int64_t> a(static_cast<py::ssize_t>(o.size()));
+        std::memcpy(a.mutable_data(), o.data(), o.size() * sizeof(int64_t));
+        return a;
+      })
+      .def("trials", [](PyLockstep& s) {
+        const auto& t = s.impl->waiting_trials();
+        py::array_t<uint64_t> a(static_cast<py::ssize_t>(t.size()));
+        std::memcpy(a.mutable_data(), t.data(), t.size() * sizeof(uint64_t));
+        return a;
+      }, "Trial index of every waiting game.")
+      .def("choose", [](PyLockstep& s, py::array_t<int64_t, py::array::c_style | py::array::forcecast> choices) {
+        PyLockstep::Guard g(s.busy);
+        if (choices.ndim() != 1 || !s.impl->choose(choices.data(), static_cast<size_t>(choices.shape(0))))
+          raise_error("Error", "choose() needs one index per waiting game, each within its "
+                               "game's candidates");
+      })
+      .def("counts", [](PyLockstep& s) { return counts_dict(s.variant, s.impl->counts()); })
+      .def_property_readonly("done", [](PyLockstep& s) { return s.impl->done(); });
+
+  m.def("perft_threads",
+        [](const Engine& engine, py::bytes key, int depth, bool ordered, int threads) {
+          if (depth < 0) raise_error("Error", "perft depth must be >= 0");
+          const Position pos = key_position(key);
+          const Variant v = engine.variant();
+          const Rules rules = engine.rules();
+          py::gil_scoped_release release;
+          return perft_parallel(v, rules, pos, depth, ordered, threads);
+        },
+        py::arg("engine"), py::arg("key"), py::arg("depth"), py::arg("ordered") = false,
+        py::arg("threads") = 0, "perft on `threads` threads (0: all cores). GIL released.");
+
+  m.def("perft_split",
+        [](const Engine& engine, py::bytes key, int depth, bool ordered, size_t min_tasks) {
+          if (depth < 1) raise_error("Error", "perft_split needs depth >= 1");
+          const Position pos = key_position(key);
+          std::vector<PerftTask> tasks;
+          int levels = 0;
+          {
+            py::gil_scoped_release release;
+            Engine e(engine.variant(), engine.rules());
+            tasks = perft_split(e, pos, depth, ordered, min_tasks, levels);
+          }
+          py::list keys(tasks.size()), weights(tasks.size());
+          for (size_t i = 0; i < tasks.size(); ++i) {
+            keys[i] = position_key(tasks[i].pos);
+            weights[i] = py::int_(tasks[i].weight);
+          }
+          return py::make_tuple(keys, weights, depth - levels);
+        },
+        py::arg("engine"), py::arg("key"), py::arg("depth"), py::arg("ordered") = false,
+        py::arg("min_tasks") = 64,
+        "(keys, weights, remaining_depth): perft(key, depth) = sum(w * perft(k, remaining)).");
+
+  m.def("perft_tasks",
+        [](const Engine& engine, const py::list& keys, const py::list& weights, int depth,
+           bool ordered, int threads) {
+          if (depth < 0) raise_error("Error", "perft depth must be >= 0");
+          const std::vector<PerftTask> tasks = tasks_from(keys, weights);
+          const Variant v = engine.variant();
+          const Rules rules = engine.rules();
+          py::gil_scoped_release release;
+          return perft_tasks(v, rules, tasks, depth, ordered, threads);
+        },
+        py::arg("engine"), py::arg("keys"), py::arg("weights"), py::arg("depth"),
+        py::arg("ordered") = false, py::arg("threads") = 1,
+        "sum(weight * perft(key, depth)) over the tasks, on `threads` threads. GIL released.");
+}

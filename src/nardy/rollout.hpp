@@ -1,0 +1,235 @@
+// Rollouts (games played to the end inside C++) and a multi-threaded perft.
+//
+// Reproducibility. A rollout is a set of numbered trials; trial t of a run with seed s plays
+// one game whose every random choice comes from a counter-based stream: SplitMix64 keyed by
+// key(s, t) = mix(s ^ mix(t + golden)), drawn at position 2p for the dice of ply p and 2p + 1
+// for the random policy's choice at ply p (mix = the SplitMix64 finaliser, draw(k, c) =
+// mix(k + (c + 1) * golden)). So a game depends only on (start position, rules, policy, seed,
+// trial index): not on the thread that plays it, nor on which other trials run, nor on the
+// policy's earlier choices for the dice. Counts are integers summed over trials, so any split
+// of a trial range (threads, shards, machines) merges bit for bit.
+//
+// Uniform draws from 64-bit words use the high 32 bits: die pair = (hi * 36) >> 32 (d1 = q / 6
+// + 1, d2 = q % 6 + 1), choice among n = (hi * n) >> 32 (bias < n / 2^32).
+//
+// A ply is one turn of one player: a move, or a pass when the roll has no legal move. A game
+// that is still running after `max_plies` plies is counted as unfinished (0 points).
+//
+// Result kinds (the loser's state decides; the winner is the side that finished):
+//   backgammon  single 1 (loser bore off), gammon 2 (loser bore off none), backgammon 3 (none
+//               off and a loser's checker on the bar or in the winner's home board, loser
+//               indices 18..23) -- nardy.game's "standard" scoring
+//   long nardy  oin 1 (loser bore off at least one), mars 2 (none) -- "oin_mars" scoring
+//   Shlem       blockade (the winner's longest run L of closed points on the opponent's line,
+//               L >= 2, worth L * L), closed_points (game ended without a blockade, more closed
+//               points on the opponent's territory: 1), draw (equal: 0). The end rules are
+//               shlem::status with the consecutive passes tracked; in claim mode every policy
+//               claims a blockade at the first chance.
+//
+// Built-in policies (both pick among the distinct resulting positions, in the enumerator's
+// order, exactly the moves nardy's legal_moves lists):
+//   Random  uniform over the distinct resulting positions.
+//   Greedy  the highest greedy_score() of the resulting position (mover's view, not swapped);
+//           ties go to the first in move order. See greedy_score below for the heuristics.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "nardy/engine.hpp"
+#include "nardy/movelist.hpp"
+#include "nardy/position.hpp"
+#include "nardy/rules.hpp"
+
+namespace nardy {
+
+// -- random numbers --------------------------------------------------------------------------
+inline constexpr uint64_t kGolden = 0x9E3779B97F4A7C15ull;
+
+constexpr uint64_t splitmix_finalise(uint64_t z) noexcept {
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+// The key of trial `trial` of a run seeded `seed`.
+constexpr uint64_t trial_key(uint64_t seed, uint64_t trial) noexcept {
+  return splitmix_finalise(seed ^ splitmix_finalise(trial + kGolden));
+}
+
+// Word number `counter` of the SplitMix64 stream started at `key`.
+constexpr uint64_t stream_draw(uint64_t key, uint64_t counter) noexcept {
+  return splitmix_finalise(key + (counter + 1) * kGolden);
+}
+
+constexpr void dice_from_word(uint64_t x, int& d1, int& d2) noexcept {
+  const uint32_t q = static_cast<uint32_t>(((x >> 32) * 36) >> 32);
+  d1 = static_cast<int>(q / 6) + 1;
+  d2 = static_cast<int>(q % 6) + 1;
+}
+
+constexpr uint32_t uniform_from_word(uint64_t x, uint32_t n) noexcept {
+  return static_cast<uint32_t>(((x >> 32) * n) >> 32);
+}
+
+// -- outcomes --------------------------------------------------------------------------------
+inline constexpr int kMaxKinds = 3;
+
+enum class RolloutPolicy : uint8_t { Random = 0, Greedy = 1 };
+
+// Number of result kinds of a variant and their names (see the table above).
+int outcome_kinds(Variant v) noexcept;
+const char* outcome_kind_name(Variant v, int kind) noexcept;
+
+struct Outcome {
+  int winner = -2;   // 0: the side on roll at the start, 1: the other, -1: draw, -2: unfinished
+  int kind = 0;      // result kind of the win (see the table)
+  int points = 0;    // points won by the winner (>= 0)
+  uint32_t plies = 0;
+};
+
+// Integer tallies over a set of trials; merging is exact (sums).
+struct RolloutCounts {
+  uint64_t games = 0;
+  uint64_t wins[2][kMaxKinds] = {};  // [0]: the side on roll at the start, [1]: the other
+  uint64_t draws = 0;
+  uint64_t unfinished = 0;
+  int64_t points = 0;       // sum of points from the view of the side on roll at the start
+  uint64_t points_sq = 0;   // sum of their squares
+  uint64_t plies = 0;       // plies played in all games (moves and passes)
+
+  void add(const Outcome& o) noexcept;
+  void merge(const RolloutCounts& o) noexcept;
+};
+
+// Whether the game is over in `pos` with pos.us on roll; `on_roll` says which side that is
+// (0 = the side on roll at the start of the rollout), `passes` the consecutive passed turns
+// just before (Shlem). Fills winner/kind/points of `out` when over.
+bool game_end(Variant v, const Rules& rules, const Position& pos, int on_roll, int passes,
+              Outcome& out) noexcept;
+
+// Greedy heuristics, integer scores of a resulting position `after` (after.us just moved;
+// higher is better for after.us):
+//
+// Backgammon: pips(them) - pips(us)            (race; a hit adds the hit checker's way back)
+//             - 8 * exposed blots              (our single checkers with an opponent checker
+//                                               1..12 pips behind them, or any blot on our
+//                                               indices 0..11 while the opponent is on the bar)
+//             + 3 * our made points on indices 0..7 (home board and the bar point)
+//             + 2 * our checkers borne off.
+// Long nardy: -4 * pips(us)                    (progress; differs when a die is lost or a
+//                                               bear-off overshoots)
+//             + 3 * points we occupy (spread, blocking) + 4 * longest run of held points
+//               (capped at 6; an illegal six-block never reaches here)
+//             + 8 * checkers borne off - 2 * checkers left on the head (index 23).
+// Shlem:      +64 * longest blockade (runs >= 2 end the game) + 6 * closed points on the
+//             opponent's territory + 4 * opponent checkers we hold prisoner or hit out
+//             - 4 * our checkers held prisoner + 1 * our checkers on the opponent's territory.
+int greedy_score(Variant v, const Position& after) noexcept;
+
+// Index of the policy's choice in a non-empty list (Random draws from `word`).
+size_t choose_builtin(Variant v, RolloutPolicy policy, const MoveList& list,
+                      uint64_t word) noexcept;
+
+// One trial played to the end with a built-in policy.
+Outcome play_trial(Engine& engine, MoveList& scratch, const Position& start,
+                   RolloutPolicy policy, uint64_t seed, uint64_t trial, uint32_t max_plies);
+
+struct RolloutSettings {
+  RolloutPolicy policy = RolloutPolicy::Random;
+  uint64_t seed = 0;
+  uint64_t first_trial = 0;
+  uint64_t trials = 0;
+  int threads = 1;           // 0: std::thread::hardware_concurrency()
+  uint32_t max_plies = 10000;
+};
+
+// Plays trials [first_trial, first_trial + trials) on `threads` worker threads, each with its
+// own Engine (variant, rules). `stop`, if given, is polled between chunks of trials; the
+// trials of a stopped run are the completed chunks only (games says how many).
+RolloutCounts rollout(Variant variant, const Rules& rules, const Position& start,
+                      const RolloutSettings& settings, const std::atomic<bool>* stop = nullptr);
+
+int resolve_threads(int threads) noexcept;
+
+// -- games in lockstep, for policies that live outside C++ (a batched callback) ------------
+//
+// Plays trials [first_trial, first_trial + trials), up to `width` games at a time. advance()
+// runs every game on until it needs a decision (a roll with at least two distinct results)
+// or ends; the caller then reads the candidates of every waiting game and answers choose()
+// with one index per waiting game. Dice come from the same streams as the built-in rollouts,
+// so a deterministic external policy gives results that depend only on (seed, trial).
+class LockstepRollout {
+ public:
+  LockstepRollout(Variant variant, const Rules& rules, const Position& start, uint64_t seed,
+                  uint64_t first_trial, uint64_t trials, uint32_t max_plies, size_t width);
+  LockstepRollout(const LockstepRollout&) = delete;
+  LockstepRollout& operator=(const LockstepRollout&) = delete;
+
+  // Returns the number of games waiting for a decision (0 = every trial is finished).
+  size_t advance();
+  // Candidates of the waiting games: game k's are candidates()[offsets()[k] .. offsets()[k+1]),
+  // resulting positions from the view of the player who moves (not swapped).
+  [[nodiscard]] const std::vector<Position>& candidates() const noexcept { return cand_; }
+  [[nodiscard]] const std::vector<int64_t>& offsets() const noexcept { return offsets_; }
+  // Trial index of each waiting game.
+  [[nodiscard]] const std::vector<uint64_t>& waiting_trials() const noexcept { return wait_trial_; }
+  // One choice per waiting game, each in [0, its number of candidates); false if out of range.
+  bool choose(const int64_t* choices, size_t n);
+  [[nodiscard]] const RolloutCounts& counts() const noexcept { return counts_; }
+  [[nodiscard]] bool done() const noexcept { return active_ == 0 && next_trial_ == end_trial_; }
+
+ private:
+  struct Game {
+    Position pos;
+    uint64_t trial = 0;
+    uint64_t key = 0;
+    uint32_t ply = 0;
+    int on_roll = 0;
+    int passes = 0;
+    bool live = false;
+  };
+  bool start_next(Game& g);
+  // Runs g until a decision is needed (true) or the game ends (false, tallied).
+  bool run_until_decision(Game& g);
+
+  Engine engine_;
+  Position start_;
+  uint64_t seed_;
+  uint64_t next_trial_;
+  uint64_t end_trial_;
+  uint32_t max_plies_;
+  std::vector<Game> games_;
+  size_t active_ = 0;
+  MoveList list_;
+  std::vector<Position> cand_;
+  std::vector<int64_t> offsets_;
+  std::vector<size_t> waiting_;  // indices into games_
+  std::vector<uint64_t> wait_trial_;
+  RolloutCounts counts_;
+};
+
+// -- perft over threads ----------------------------------------------------------------------
+struct PerftTask {
+  Position pos;     // the position to count from (on roll: pos.us)
+  uint64_t weight;  // how many times it occurs (rolls' weights, transpositions merged)
+};
+
+// Splits perft(pos, depth) into tasks: sum(weight * perft(task, depth - levels)) equals it.
+// Expands level by level (merging equal positions) until there are at least `min_tasks` tasks
+// or the remaining depth would drop below 1; `levels` receives how many levels were expanded.
+std::vector<PerftTask> perft_split(Engine& engine, const Position& pos, int depth, bool ordered,
+                                   size_t min_tasks, int& levels);
+
+// sum(weight * perft(task, depth)) over the tasks, on `threads` threads (own Engine each).
+uint64_t perft_tasks(Variant variant, const Rules& rules, const std::vector<PerftTask>& tasks,
+                     int depth, bool ordered, int threads,
+                     const std::atomic<bool>* stop = nullptr);
+
+// perft(pos, depth) on `threads` threads: root rolls x children split into tasks.
+uint64_t perft_parallel(Variant variant, const Rules& rules, const Position& pos, int depth,
+                        bool ordered, int threads);
+
+}  // namespace nardy
