@@ -1,5 +1,6 @@
 #include "nardy/engine.hpp"
 
+#include <chrono>
 #include <stdexcept>
 
 namespace nardy {
@@ -183,6 +184,22 @@ std::string validate_shlem(const SideArray& us, const SideArray& them) {
 }
 
 }  // namespace
+
+EnumerationStats enumerate_all(Engine& engine, const std::vector<Position>& positions,
+                               int repeat) {
+  EnumerationStats stats;
+  MoveList list;
+  const auto start = std::chrono::steady_clock::now();
+  for (int r = 0; r < repeat; ++r)
+    for (const Position& p : positions)
+      for (const Roll& roll : rolls(false)) {
+        engine.generate(p, roll.d1, roll.d2, list);
+        ++stats.enumerations;
+        stats.results += list.size();
+      }
+  stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return stats;
+}
 
 std::string validate(Variant variant, const SideArray& us, const SideArray& them) {
   if (variant == Variant::Shlem) return validate_shlem(us, them);

@@ -79,6 +79,16 @@ class Engine {
   std::vector<std::unique_ptr<MoveList>> scratch_;  // one list per perft depth
 };
 
+struct EnumerationStats {
+  uint64_t enumerations = 0;
+  uint64_t results = 0;
+  double seconds = 0;
+};
+
+// Benchmark kernel shared by the C++ tool and the Python module: every position with each of
+// the 21 distinct rolls, `repeat` times, timed with a steady clock.
+EnumerationStats enumerate_all(Engine& engine, const std::vector<Position>& positions, int repeat);
+
 // A position is finished when either side has borne off all its checkers.
 inline bool game_over(const Position& p) noexcept {
   return p.us.off() == kCheckers || p.them.off() == kCheckers;

@@ -68,13 +68,13 @@ class Enumerator {
     policy_.reset_order_flag();
     if (d1 == d2) {
       die_ = d1;
-      double_ordered(start, 0, kBar);
+      doubles<true>(start, 0, kBar);
       if (policy_.order_mattered()) {  // rare: redo with every order of the steps
         out.clear();
         best_used_ = 0;
         best_pips_ = 0;
         seen_.clear();
-        double_any_order(start, 0);
+        doubles<false>(start, 0, kBar);
       }
     } else {
       dice_[0] = d1 > d2 ? d1 : d2;  // larger die first: its moves are found first
@@ -114,31 +114,14 @@ class Enumerator {
     out_->insert(s.pos, path_, used);
   }
 
-  // Same-die steps commute, so each multiset of steps is generated once, sources taken in
-  // non-increasing order (a checker that just moved may go on, since it now stands lower).
-  void double_ordered(const State& s, int depth, int max_from) {
-    uint32_t src = policy_.sources(s, die_) & ((2u << max_from) - 1);
-    bool moved = false;
-    while (src) {
-      const int from = 31 - std::countl_zero(src);
-      src &= ~(1u << from);
-      policy_.for_each_step(s, from, die_, [&](const State& next, Step st) {
-        moved = true;
-        path_[depth] = st;
-        if (depth + 1 == 4) {
-          record(next, 4, 4 * die_);
-        } else {
-          double_ordered(next, depth + 1, from);
-        }
-      });
-    }
-    if (!moved) record(s, depth, depth * die_);
-  }
-
-  // Step order matters (e.g. a rule checked after every step): try every order, pruning
-  // transpositions by (position, dice used).
-  void double_any_order(const State& s, int depth) {
+  // Doubles. Ordered: same-die steps commute, so each multiset of steps is generated once,
+  // sources taken in non-increasing order (a checker that just moved may go on, since it now
+  // stands lower). Any order (when a rule checked after every step made order matter): every
+  // source each time, transpositions pruned by (position, dice used, policy state).
+  template <bool kOrdered>
+  void doubles(const State& s, int depth, int max_from) {
     uint32_t src = policy_.sources(s, die_);
+    if constexpr (kOrdered) src &= (2u << max_from) - 1;
     bool moved = false;
     while (src) {
       const int from = 31 - std::countl_zero(src);
@@ -148,8 +131,8 @@ class Enumerator {
         path_[depth] = st;
         if (depth + 1 == 4) {
           record(next, 4, 4 * die_);
-        } else if (seen_.insert(next.pos, tag(next, depth + 1))) {
-          double_any_order(next, depth + 1);
+        } else if (kOrdered || seen_.insert(next.pos, tag(next, depth + 1))) {
+          doubles<kOrdered>(next, depth + 1, from);
         }
       });
     }

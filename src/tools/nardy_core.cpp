@@ -78,19 +78,9 @@ int bench_cmd(int argc, char** argv) {
     positions.push_back(Position{make_side(us), make_side(them)});
   }
   Engine e(v, Rules{});
-  MoveList list;
-  uint64_t enumerations = 0, results = 0;
-  const auto t0 = std::chrono::steady_clock::now();
-  for (int r = 0; r < repeat; ++r)
-    for (const Position& p : positions)
-      for (const Roll& roll : rolls(false)) {
-        e.generate(p, roll.d1, roll.d2, list);
-        ++enumerations;
-        results += list.size();
-      }
-  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const EnumerationStats st = enumerate_all(e, positions, repeat);
   std::printf("%zu positions x 21 rolls x %d: %.0f enumerations/s, %.0f resulting positions/s\n",
-              positions.size(), repeat, enumerations / s, results / s);
+              positions.size(), repeat, st.enumerations / st.seconds, st.results / st.seconds);
   return 0;
 }
 
