@@ -520,19 +520,8 @@ Empty when the player cannot move (the turn passes).)doc")
         for (size_t i = 0; i < n; ++i)
           positions[i] = position_from_row(boards.data() + i * 2 * kSlots, e.variant(), i);
         py::gil_scoped_release release;
-        MoveList list;
-        uint64_t enumerations = 0, results = 0;
-        const auto start = std::chrono::steady_clock::now();
-        for (int r = 0; r < repeat; ++r)
-          for (const Position& p : positions)
-            for (const Roll& roll : rolls(false)) {
-              e.generate(p, roll.d1, roll.d2, list);
-              ++enumerations;
-              results += list.size();
-            }
-        const double secs =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        return std::make_tuple(enumerations, results, secs);
+        const EnumerationStats st = enumerate_all(e, positions, repeat);
+        return std::make_tuple(st.enumerations, st.results, st.seconds);
       }, py::arg("positions"), py::arg("repeat") = 1,
          "Benchmark kernel: enumerates every (position, 21 rolls) `repeat` times in C++; returns "
          "(enumerations, resulting positions, seconds).");

@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <barrier>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -26,6 +27,10 @@
 #include <string>
 #include <thread>
 #include <vector>
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 #include "nardy/engine.hpp"
 #include "nardy/features.hpp"
@@ -91,9 +96,27 @@ struct Buffer {
   ~Buffer() { std::free(data); }
   void reserve(size_t n) {
     if (n <= cap) return;
-    const size_t c = std::max(n, cap * 2);
-    void* p = std::realloc(data, std::max<size_t>(c, 1) * sizeof(T));
-    if (!p) throw std::bad_alloc();
+    size_t c = std::max(n, cap * 2);
+    size_t bytes = std::max<size_t>(c, 1) * sizeof(T);
+    void* p = nullptr;
+#if defined(__linux__)
+    // Big outputs: 2 MiB-aligned and marked for transparent huge pages, so that filling tens
+    // of megabytes of fresh memory costs a few page faults instead of thousands.
+    constexpr size_t kHuge = size_t{1} << 21;
+    if (bytes >= 2 * kHuge) {
+      bytes = (bytes + kHuge - 1) & ~(kHuge - 1);
+      c = bytes / sizeof(T);
+      p = std::aligned_alloc(kHuge, bytes);
+      if (!p) throw std::bad_alloc();
+      madvise(p, bytes, MADV_HUGEPAGE);
+      if (size) std::memcpy(p, data, size * sizeof(T));
+      std::free(data);
+    }
+#endif
+    if (!p) {
+      p = std::realloc(data, bytes);
+      if (!p) throw std::bad_alloc();
+    }
     data = static_cast<T*>(p);
     cap = c;
   }
@@ -164,12 +187,59 @@ Encoding encoding_of(const std::string& kind) {
   raise_error("Error", "unknown encoding " + kind + "; known: tdgammon, gnubg, long, shlem");
 }
 
+// Packs one row of a bear-off variant (backgammon, long nardy) when it is valid: counts
+// 0..15, 15 a side, no shared point, no bar in long nardy. False sends the caller to
+// validate() for the message (and to Shlem's own rules).
+bool pack_fast(Variant v, const int8_t* row, Position& out) noexcept {
+  uint64_t w[4] = {0, 0, 0, 0};
+  uint32_t occ[2] = {0, 0};
+  for (int s = 0; s < 2; ++s) {
+    const int8_t* side = row + s * kSlots;
+    int total = 0;
+    uint64_t lo = 0, hi = 0;
+    uint32_t o = 0;
+    for (int k = 0; k < 16; ++k) {
+      const int n = side[k];
+      if (static_cast<unsigned>(n) > 15u) return false;
+      total += n;
+      lo |= uint64_t(n) << (4 * k);
+      o |= uint32_t(n != 0) << k;
+    }
+    for (int k = 16; k < kSlots; ++k) {
+      const int n = side[k];
+      if (static_cast<unsigned>(n) > 15u) return false;
+      total += n;
+      hi |= uint64_t(n) << (4 * (k - 16));
+      if (k < kPoints) o |= uint32_t(n != 0) << k;
+    }
+    if (total != kCheckers) return false;
+    if (v == Variant::LongNardy && side[kBar] != 0) return false;
+    w[2 * s] = lo;
+    w[2 * s + 1] = hi;
+    occ[s] = o;
+  }
+  const uint32_t theirs = v == Variant::Backgammon ? reverse24(occ[1]) : rotate24_half(occ[1]);
+  if (occ[0] & theirs) return false;
+  out.us.w[0] = w[0];
+  out.us.w[1] = w[1];
+  out.them.w[0] = w[2];
+  out.them.w[1] = w[3];
+  return true;
+}
+
 // Parses and validates rows into positions; returns an empty string or the first error.
 std::string parse_rows(Variant v, const int8_t* rows, const int8_t* dice, size_t n,
                        std::vector<Position>& out) {
   out.resize(n);
   for (size_t i = 0; i < n; ++i) {
     const int8_t* row = rows + i * kRowBytes;
+    if (dice) {
+      const int d1 = dice[2 * i], d2 = dice[2 * i + 1];
+      if (d1 < 1 || d1 > 6 || d2 < 1 || d2 > 6)
+        return "#dice " + std::to_string(i) + " = (" + std::to_string(d1) + ", " +
+               std::to_string(d2) + "): dice must be integers from 1 to 6";
+    }
+    if (v != Variant::Shlem && pack_fast(v, row, out[i])) continue;
     SideArray us{}, them{};
     for (int k = 0; k < kSlots; ++k) {
       us[k] = row[k];
@@ -177,12 +247,6 @@ std::string parse_rows(Variant v, const int8_t* rows, const int8_t* dice, size_t
     }
     std::string err = validate(v, us, them);
     if (!err.empty()) return "position " + std::to_string(i) + ": " + err;
-    if (dice) {
-      const int d1 = dice[2 * i], d2 = dice[2 * i + 1];
-      if (d1 < 1 || d1 > 6 || d2 < 1 || d2 > 6)
-        return "#dice " + std::to_string(i) + " = (" + std::to_string(d1) + ", " +
-               std::to_string(d2) + "): dice must be integers from 1 to 6";
-    }
     out[i] = Position{shlem::make_side(us), shlem::make_side(them)};
   }
   return {};
@@ -197,6 +261,9 @@ struct AfterPart {
   Buffer<int8_t> rows;
   Buffer<int8_t> steps;
   Buffer<float> feats;
+  AfterPart() = default;
+  AfterPart(AfterPart&&) noexcept = default;
+  AfterPart& operator=(AfterPart&&) noexcept = default;
 };
 
 // Afterstates of positions [begin, end): rows (and steps / features) appended to `part`,
@@ -241,22 +308,6 @@ void afterstates_range(Engine& e, const std::vector<Position>& pos, const int8_t
   }
 }
 
-template <class T>
-void concat(std::vector<AfterPart>& parts, Buffer<T> AfterPart::*member, Buffer<T>& out) {
-  size_t total = 0;
-  for (auto& p : parts) total += (p.*member).size;
-  if (parts.size() == 1) {
-    out = std::move(parts[0].*member);
-    return;
-  }
-  out.reserve(total);
-  for (auto& p : parts) {
-    Buffer<T>& b = p.*member;
-    if (b.size) std::memcpy(out.grow(b.size), b.data, b.size * sizeof(T));
-    b = Buffer<T>();
-  }
-}
-
 py::tuple afterstates_impl(const Engine& engine, const py::array& boards, const py::array& dice,
                            bool with_rows, bool with_steps, const std::string* kind,
                            int threads) {
@@ -266,7 +317,7 @@ py::tuple afterstates_impl(const Engine& engine, const py::array& boards, const 
   Encoding enc{};
   if (kind) enc = encoding_of(*kind);
   const Variant v = engine.variant();
-  const Rules rules = engine.rules();
+  const Rules& rules = engine.rules();  // the caller's Engine outlives the call
   std::vector<Position> positions;
   std::string err;
   Buffer<int64_t> offsets;
@@ -287,20 +338,64 @@ py::tuple afterstates_impl(const Engine& engine, const py::array& boards, const 
       if (t == 1) {
         body(0, local_engine(v, rules));
       } else {
+        // Two phases: each thread enumerates its share into its own part; then, with the
+        // outputs allocated once at their final sizes, each copies its part into place.
+        std::vector<size_t> at_rows(t), at_steps(t), at_feats(t);
+        std::atomic<bool> alloc_failed{false};
+        auto place = [&]() noexcept {
+          size_t r = 0, st = 0, f = 0;
+          for (int k = 0; k < t; ++k) {
+            at_rows[k] = r;
+            at_steps[k] = st;
+            at_feats[k] = f;
+            r += parts[k].rows.size;
+            st += parts[k].steps.size;
+            f += parts[k].feats.size;
+          }
+          try {
+            if (r) out.rows.grow(r);
+            if (st) out.steps.grow(st);
+            if (f) out.feats.grow(f);
+          } catch (...) {
+            alloc_failed = true;
+          }
+        };
+        std::barrier sync(t, place);
+        std::atomic<bool> body_failed{false};
+        auto work = [&](int k, Engine& e) {
+          try {
+            body(k, e);
+          } catch (...) {  // (bad_alloc) every thread must still reach the barrier
+            body_failed = true;
+          }
+          sync.arrive_and_wait();
+          if (body_failed) alloc_failed = true;
+          if (alloc_failed) return;
+          AfterPart& part = parts[k];
+          if (part.rows.size)
+            std::memcpy(out.rows.data + at_rows[k], part.rows.data, part.rows.size);
+          if (part.steps.size)
+            std::memcpy(out.steps.data + at_steps[k], part.steps.data, part.steps.size);
+          if (part.feats.size)
+            std::memcpy(out.feats.data + at_feats[k], part.feats.data,
+                        part.feats.size * sizeof(float));
+          part = AfterPart();
+        };
         std::vector<std::thread> pool;
         for (int k = 1; k < t; ++k)
           pool.emplace_back([&, k] {
             Engine e(v, rules);
-            body(k, e);
+            work(k, e);
           });
-        body(0, local_engine(v, rules));
+        work(0, local_engine(v, rules));
         for (auto& th : pool) th.join();
+        if (alloc_failed) throw std::bad_alloc();
       }
       offsets.data[0] = 0;
       for (size_t i = 0; i < n; ++i) offsets.data[i + 1] += offsets.data[i];
-      if (with_rows) concat(parts, &AfterPart::rows, out.rows);
-      if (with_steps) concat(parts, &AfterPart::steps, out.steps);
-      if (kind) concat(parts, &AfterPart::feats, out.feats);
+      if (t == 1) {
+        out = std::move(parts[0]);
+      }
     }
   }
   if (!err.empty()) raise_parse_error(err);

@@ -62,3 +62,10 @@ __all__ = [
     "Action", "CubeError", "Game", "GameRules", "GameStateError", "Match", "Phase", "Result",
     "SCORINGS", "Scoring", "find_scoring",
 ]
+
+# Batch APIs, rollouts and the executor layer (issue 6). nardy.rollout is the function; its
+# module stays importable as ``from nardy.rollout import RolloutResult``.
+from nardy import batch, parallel
+from nardy.rollout import RolloutResult, rollout
+
+__all__ += ["RolloutResult", "batch", "parallel", "rollout"]

@@ -25,6 +25,28 @@ int longest_run(uint32_t m) noexcept {
   return n;
 }
 
+// Pips of a side (slots 0..24, slot s weighing s + 1), by table: byte b of word w holds slots
+// 16 w + 2 b and 16 w + 2 b + 1.
+struct PipTable {
+  uint16_t t[13][256];
+  constexpr PipTable() : t{} {
+    for (int byte = 0; byte < 13; ++byte)
+      for (int v = 0; v < 256; ++v) {
+        const int s0 = (byte < 8 ? 2 * byte : 16 + 2 * (byte - 8));
+        const int w0 = s0 <= kBar ? s0 + 1 : 0, w1 = s0 + 1 <= kBar ? s0 + 2 : 0;
+        t[byte][v] = static_cast<uint16_t>((v & 0xF) * w0 + (v >> 4) * w1);
+      }
+  }
+};
+constexpr PipTable kPips{};
+
+inline int fast_pips(const Side& s) noexcept {
+  int n = 0;
+  for (int b = 0; b < 8; ++b) n += kPips.t[b][(s.w[0] >> (8 * b)) & 0xFF];
+  for (int b = 0; b < 5; ++b) n += kPips.t[8 + b][(s.w[1] >> (8 * b)) & 0xFF];
+  return n;
+}
+
 bool bear_off_end(Variant v, const Position& pos, int on_roll, Outcome& out) noexcept {
   const Side* loser;
   if (pos.them.off() == kCheckers) {
@@ -124,7 +146,7 @@ int greedy_score(Variant v, const Position& after) noexcept {
   const Side& them = after.them;
   switch (v) {
     case Variant::Backgammon: {
-      int score = them.pips() - us.pips() + 2 * us.off();
+      int score = fast_pips(them) - fast_pips(us) + 2 * us.off();
       const uint32_t ours1 = us.occ1(), ours2 = us.occ2();
       score += 3 * std::popcount(ours2 & 0xFFu);
       // Opponent checkers in our coordinates: their index j is our 23 - j; they move towards
@@ -144,7 +166,7 @@ int greedy_score(Variant v, const Position& after) noexcept {
     case Variant::LongNardy: {
       const uint32_t ours = us.occ1();
       const int run = std::min(longest_run(ours), 6);
-      return -4 * us.pips() + 3 * std::popcount(ours) + 4 * run + 8 * us.off() -
+      return -4 * fast_pips(us) + 3 * std::popcount(ours) + 4 * run + 8 * us.off() -
              2 * us.count(23);
     }
     case Variant::Shlem: {

@@ -1,0 +1,259 @@
+"""Batch calls for engines and bots: numpy in, numpy out, the work in C++ with the GIL released.
+
+No per-position Python object is created on the way: N positions go in as one array, every
+resulting position comes back as one array with CSR offsets, and feature matrices for neural
+nets are filled in C++. Every function here may be called from many Python threads at once
+(each call uses its own C++ scratch memory).
+
+Array layouts
+-------------
+``boards`` (N, 2, 26) int8, C-contiguous
+    Row ``i`` is one position as two side arrays: ``boards[i, 0]`` the player on roll (the
+    mover), ``boards[i, 1]`` the opponent, each in that side's OWN coordinates
+    (docs/coordinates.md): index 0..23 = checkers ``index + 1`` pips from bearing off, 24 = the
+    bar (Shlem: reserves), 25 = borne off (Shlem: hit out of the game). Shlem writes a checker
+    held prisoner as -1 on its index. Rows carry no colours: :func:`from_array` takes them.
+``dice`` (N, 2) int, values 1..6
+    One roll per row (a single pair is broadcast to every row).
+``results`` (M, 2, 26) int8 and ``offsets`` (N + 1,) int64
+    The afterstates of row ``i`` are ``results[offsets[i]:offsets[i + 1]]``, one per distinct
+    resulting position, in the order of ``Position.legal_moves``. They are *not* swapped:
+    side 0 is still the player who just moved, side 1 the player to roll next (swap the two
+    sides, ``results[:, ::-1]``, for the next player's view). An empty range means the roll
+    has no legal move (the turn passes).
+``steps`` (M, 4, 3) int8
+    Per afterstate the steps of one move leading there: ``(from, to, hit)`` in the mover's
+    coordinates (from 24 = entering, to -1 = bearing off); unused steps have ``from == -1``.
+``features`` (M, F) float32
+    One encoded row per position; the encodings are documented in :data:`ENCODINGS` and in
+    src/nardy/features.hpp.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any, Union
+
+import numpy as np
+
+from nardy import _core
+from nardy.errors import Error, InvalidDiceError, InvalidPositionError
+from nardy.position import Position
+from nardy.variants import WHITE, LongNardy, Shlem, Variant, as_variant
+
+#: Encodings: name -> (width, description). See src/nardy/features.hpp for the exact units.
+ENCODINGS: dict[str, tuple[int, str]] = {
+    "tdgammon": (198, "TD-Gammon (Tesauro): per side 24 points x 4 units (n>=1, n>=2, n>=3, "
+                      "(n-3)/2), bar/2, off/15; then 2 side-to-move units"),
+    "gnubg": (200, "gnubg's raw base inputs: side not on roll then side on roll, 25 x 4 units "
+                   "each (points n==1, n==2, n>=3, (n-3)/2; bar as a thermometer)"),
+    "long": (198, "long nardy: per side 24 points x 4 units (n>=1, n>=2, n>=3, (n-3)/4), "
+                  "off/15, pips/360; then 2 side-to-move units"),
+    "shlem": (202, "Shlem: per side 24 points x 4 units (free f>=1, f>=2, (f-2)/4, prisoner), "
+                   "reserves/3, hit out/15, longest blockade/12, closed facing points/12; "
+                   "then 2 side-to-move units"),
+}
+
+_ALIASES = {"td-gammon": "tdgammon", "td_gammon": "tdgammon", "td": "tdgammon",
+            "gnubg200": "gnubg", "raw": "gnubg", "long-nardy": "long", "long_nardy": "long",
+            "longnardy": "long", "nardy": "long"}
+
+PositionsLike = Union[np.ndarray, Sequence[Position], Position]
+
+
+def encoding_width(kind: str) -> int:
+    """Number of floats a row of the encoding ``kind`` takes."""
+    return ENCODINGS[_kind(kind)][0]
+
+
+def default_encoding(variant: Variant | type[Variant] | str | None) -> str:
+    """``tdgammon`` for backgammon, ``long`` for long nardy, ``shlem`` for Shlem."""
+    v = as_variant(variant)
+    if isinstance(v, Shlem):
+        return "shlem"
+    if isinstance(v, LongNardy):
+        return "long"
+    return "tdgammon"
+
+
+def _kind(kind: str) -> str:
+    if not isinstance(kind, str):
+        raise Error(f"encoding must be a name, not {type(kind).__name__}")
+    k = kind.strip().lower()
+    k = _ALIASES.get(k, k)
+    if k not in ENCODINGS:
+        raise Error(f"unknown encoding {kind!r}; known: {', '.join(ENCODINGS)}")
+    return k
+
+
+# -- conversions ---------------------------------------------------------------------------
+def as_boards(boards: Any, what: str = "positions") -> np.ndarray:
+    """``boards`` as a C-contiguous (N, 2, 26) int8 array (a single (2, 26) row becomes N = 1).
+    Integer arrays of any dtype are converted after a range check; anything else raises
+    :class:`~nardy.InvalidPositionError`."""
+    if isinstance(boards, np.ndarray) and boards.dtype == np.int8 and boards.ndim == 3 \
+            and boards.shape[1:] == (2, 26) and boards.flags.c_contiguous:
+        return boards
+    try:
+        arr = np.asarray(boards)
+    except (TypeError, ValueError) as exc:
+        raise InvalidPositionError(f"{what}: not an array of side arrays ({exc})") from None
+    if arr.dtype == object or not (np.issubdtype(arr.dtype, np.integer) or arr.dtype == bool):
+        if arr.size == 0 and arr.ndim == 1:
+            arr = arr.reshape(0, 2, 26).astype(np.int8)
+        else:
+            raise InvalidPositionError(
+                f"{what} must hold integers (int8 preferred), got dtype {arr.dtype}")
+    if arr.ndim == 2 and arr.shape == (2, 26):
+        arr = arr[None]
+    if arr.ndim != 3 or arr.shape[1:] != (2, 26):
+        raise InvalidPositionError(
+            f"{what} must have shape (N, 2, 26) (mover and opponent side arrays of 26), "
+            f"got {arr.shape}")
+    if arr.dtype != np.int8:
+        if arr.size and (arr.min() < -1 or arr.max() > 15):
+            raise InvalidPositionError(f"{what} hold counts outside -1..15")
+        arr = arr.astype(np.int8)
+    return np.ascontiguousarray(arr)
+
+
+def _as_dice(dice: Any, n: int) -> np.ndarray:
+    try:
+        arr = np.asarray(dice)
+    except (TypeError, ValueError):
+        raise InvalidDiceError(f"dice must be (N, 2) integers 1..6, got {dice!r}") from None
+    if arr.dtype == object or not np.issubdtype(arr.dtype, np.integer):
+        if arr.size == 0 and n == 0:
+            return np.zeros((0, 2), dtype=np.int8)
+        raise InvalidDiceError(f"dice must be integers from 1 to 6, got dtype {arr.dtype}")
+    if arr.shape == (2,):
+        arr = np.broadcast_to(arr, (n, 2))
+    if arr.ndim != 2 or arr.shape != (n, 2):
+        raise InvalidDiceError(
+            f"dice must have shape (N, 2) = ({n}, 2), one roll per position, or be one pair; "
+            f"got {arr.shape}")
+    if arr.size and (arr.min() < 1 or arr.max() > 6):
+        bad = int(np.flatnonzero(((arr < 1) | (arr > 6)).any(axis=1))[0])
+        raise InvalidDiceError(f"dice {bad} = {tuple(int(x) for x in arr[bad])}: dice must be "
+                               f"integers from 1 to 6")
+    return np.ascontiguousarray(arr, dtype=np.int8)
+
+
+def _resolve(positions: PositionsLike, variant: Any) -> tuple[np.ndarray, Variant]:
+    """(boards, variant) from an array (with ``variant``) or Position objects."""
+    if isinstance(positions, Position):
+        positions = [positions]
+    if isinstance(positions, (list, tuple)) and positions and isinstance(positions[0], Position):
+        v = positions[0].variant
+        if variant is not None and as_variant(variant) != v:
+            raise Error(f"positions are {v!r}, not {as_variant(variant)!r}")
+        return to_array(positions), v
+    return as_boards(positions), as_variant(variant)
+
+
+def to_array(positions: Iterable[Position]) -> np.ndarray:
+    """(N, 2, 26) int8 rows ``[mover side, opponent side]`` of nardy Positions (their colours
+    are dropped: keep ``[p.turn for p in positions]`` if you need them)."""
+    keys = []
+    variant = None
+    for p in positions:
+        if not isinstance(p, Position):
+            raise InvalidPositionError(f"expected nardy.Position, got {type(p).__name__}")
+        if variant is None:
+            variant = p.variant
+        elif p.variant != variant:
+            raise InvalidPositionError(
+                f"positions of different variants in one array: {variant!r} and {p.variant!r}")
+        keys.append(p.key)
+    return _core.batch_rows(keys)
+
+
+def from_array(boards: Any, variant: Variant | type[Variant] | str | None = None,
+               turn: int | Sequence[int] | np.ndarray = WHITE, *,
+               swap: bool = False) -> list[Position]:
+    """nardy Positions of (N, 2, 26) rows (validated; raises InvalidPositionError).
+
+    ``turn``: the colour of the player on roll (one for all rows or one per row). ``swap``:
+    the rows are afterstates as :func:`afterstates` returns them (side 1 to roll next), so
+    side 1 becomes the player on roll.
+    """
+    v = as_variant(variant)
+    arr = as_boards(boards, "boards")
+    keys = _core.batch_keys(v.engine, arr, bool(swap))
+    turns = np.broadcast_to(np.asarray(turn), (len(keys),))
+    if turns.size and not np.isin(turns, (0, 1)).all():
+        raise InvalidPositionError("turn must be 0 (white) or 1 (black)")
+    raw = Position._raw
+    return [raw(v, k, int(t)) for k, t in zip(keys, turns.tolist())]
+
+
+# -- afterstates ---------------------------------------------------------------------------
+def afterstates(positions: PositionsLike, dice: Any,
+                variant: Variant | type[Variant] | str | None = None, *,
+                steps: bool = False, threads: int = 1) -> tuple[np.ndarray, ...]:
+    """Every distinct resulting position of N (position, roll) pairs.
+
+    ``positions``: (N, 2, 26) integer array (see the module docstring) of ``variant``
+    (default backgammon), or a list of nardy Positions (their variant is used). ``dice``: (N, 2)
+    or one pair for all. Returns ``(results, offsets)``: results (M, 2, 26) int8 (unswapped:
+    side 0 just moved) and offsets (N + 1,) int64, or ``(results, offsets, steps)`` with
+    ``steps=True`` (steps (M, 4, 3) int8). The arrays own C++ memory handed over without a
+    copy. ``threads`` > 1 splits the rows over C++ threads (0: all cores).
+    """
+    boards, v = _resolve(positions, variant)
+    d = _as_dice(dice, len(boards))
+    return _core.batch_afterstates(v.engine, boards, d, bool(steps), _threads(threads))
+
+
+def afterstate_features(positions: PositionsLike, dice: Any, kind: str | None = None,
+                        variant: Variant | type[Variant] | str | None = None, *,
+                        results: bool = False, threads: int = 1) -> tuple[np.ndarray, ...]:
+    """The bot loop "evaluate every child" in one call: afterstates encoded straight into a
+    (M, F) float32 matrix, without the int8 round trip. Each row is encoded with side 1 (the
+    player to roll next) on roll. Returns ``(features, offsets)``, or
+    ``(results, features, offsets)`` with ``results=True``. ``kind`` defaults to the variant's
+    encoding (:func:`default_encoding`)."""
+    boards, v = _resolve(positions, variant)
+    d = _as_dice(dice, len(boards))
+    k = _kind(kind) if kind is not None else default_encoding(v)
+    return _core.batch_afterstate_features(v.engine, boards, d, k, bool(results),
+                                           _threads(threads))
+
+
+def encode(boards: PositionsLike, kind: str = "tdgammon", on_roll: int | Any = 0, *,
+           out: np.ndarray | None = None) -> np.ndarray:
+    """Encodes (N, 2, 26) rows into a (N, F) float32 matrix for a neural net.
+
+    ``on_roll``: which side of each row rolls next: 0 for positions (the mover, side 0), 1 for
+    afterstates as :func:`afterstates` returns them, or a (N,) array of 0/1. ``out``: an
+    optional preallocated C-contiguous (N, F) float32 array to fill (returned).
+    """
+    if isinstance(boards, Position) or (isinstance(boards, (list, tuple)) and boards
+                                        and isinstance(boards[0], Position)):
+        arr = to_array([boards] if isinstance(boards, Position) else boards)
+    else:
+        arr = as_boards(boards, "boards")
+    k = _kind(kind)
+    if isinstance(on_roll, (int, np.integer)) and not isinstance(on_roll, bool):
+        roll: Any = int(on_roll)
+        if roll not in (0, 1):
+            raise Error(f"on_roll must be 0 or 1 (or one per row), got {on_roll!r}")
+    else:
+        r = np.asarray(on_roll)
+        if r.shape != (len(arr),) or not np.issubdtype(r.dtype, np.integer) and r.dtype != bool:
+            raise Error(f"on_roll must be 0, 1 or a ({len(arr)},) array of 0/1, got shape "
+                        f"{r.shape} dtype {r.dtype}")
+        if r.size and not np.isin(r, (0, 1)).all():
+            raise Error("on_roll values must be 0 or 1")
+        roll = np.ascontiguousarray(r, dtype=np.uint8)
+    return _core.batch_encode(arr, k, roll, out, k == "shlem")
+
+
+def _threads(threads: int) -> int:
+    if not isinstance(threads, (int, np.integer)) or isinstance(threads, bool) or threads < 0:
+        raise Error(f"threads must be an integer >= 0 (0: all cores), got {threads!r}")
+    return int(threads)
+
+
+__all__ = ["ENCODINGS", "afterstate_features", "afterstates", "as_boards", "default_encoding",
+           "encode", "encoding_width", "from_array", "to_array"]

@@ -1,0 +1,199 @@
+"""Rollouts and perft split into shards for any :class:`concurrent.futures.Executor`.
+
+The default executor is a local :class:`~concurrent.futures.ProcessPoolExecutor` (one worker
+per core). Anything with ``submit(fn, *args) -> Future`` works: a thread pool (the C++ calls
+release the GIL), a Dask cluster via ``distributed.Client(...).get_executor()`` (install the
+``nardy[dask]`` extra), or Ray through a thin adapter::
+
+    from concurrent.futures import Executor
+    import ray
+
+    class RayExecutor(Executor):
+        def submit(self, fn, *args, **kwargs):
+            return ray.remote(fn).remote(*args, **kwargs).future()
+
+Merging is exact. A sharded rollout plays exactly the trial indices of the serial run (shard
+``k`` takes a contiguous range of them) and every count is an integer, so the merged result
+equals ``nardy.rollout(...)`` over the same trials bit for bit, whatever the number of shards,
+workers or threads. A sharded perft splits the tree below the root (children merged by
+position, with multiplicities) and sums integers.
+
+Shard functions are module-level, and their arguments (Positions, variants, keys) pickle, so
+workers only need ``nardy`` installed.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
+from contextlib import contextmanager
+from dataclasses import replace
+from typing import Any
+
+from nardy import _core
+from nardy.errors import Error
+from nardy.position import Position
+from nardy.rollout import PolicyLike, RolloutResult, _check_int, _start
+from nardy.rollout import rollout as _rollout
+from nardy.variants import Variant
+
+Progress = Callable[[int, int], None]
+
+
+@contextmanager
+def _executor(executor: Executor | None) -> Iterator[Executor]:
+    if executor is not None:
+        yield executor
+        return
+    pool = ProcessPoolExecutor(max_workers=os.cpu_count() or 1)
+    try:
+        yield pool
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _workers(executor: Executor | None) -> int:
+    n = getattr(executor, "_max_workers", None)
+    return int(n) if isinstance(n, int) and n > 0 else (os.cpu_count() or 1)
+
+
+def split_trials(first_trial: int, games: int, shards: int) -> list[tuple[int, int]]:
+    """``shards`` contiguous (first_trial, games) ranges covering the trials (empty ones
+    dropped)."""
+    shards = max(1, min(shards, games)) if games else 1
+    out = []
+    for k in range(shards):
+        lo = first_trial + games * k // shards
+        hi = first_trial + games * (k + 1) // shards
+        if hi > lo:
+            out.append((lo, hi - lo))
+    return out
+
+
+def _rollout_shard(position: Position, first_trial: int, games: int, policy: PolicyLike,
+                   seed: int, threads: int, max_plies: int,
+                   features: str | None) -> RolloutResult:
+    return _rollout(position, games, policy, seed=seed, threads=threads, first_trial=first_trial,
+                    max_plies=max_plies, features=features)
+
+
+def _gather(futures: list[Future[Any]], progress: Progress | None) -> list[Any]:
+    results: list[Any] = [None] * len(futures)
+    index = {id(f): i for i, f in enumerate(futures)}
+    done = 0
+    try:
+        for f in as_completed(futures):
+            results[index[id(f)]] = f.result()
+            done += 1
+            if progress is not None:
+                progress(done, len(futures))
+    except BaseException:
+        for f in futures:
+            f.cancel()
+        raise
+    return results
+
+
+def rollout(position: Position | Any, games: int, policy: PolicyLike = "random", *,
+            seed: int = 0, executor: Executor | None = None, shards: int | None = None,
+            threads: int = 1, first_trial: int = 0, max_plies: int = 10000,
+            features: str | None = None, progress: Progress | None = None) -> RolloutResult:
+    """:func:`nardy.rollout` split into ``shards`` contiguous trial ranges run on ``executor``
+    (default: a local process pool, created and shut down here). ``threads``: C++ threads per
+    shard. ``progress(done_shards, total_shards)`` is called as shards finish. The result
+    equals the serial run's counts exactly; its ``seconds`` is the wall time of the whole run.
+    """
+    pos = _start(position)
+    games = _check_int("games", games)
+    first_trial = _check_int("first_trial", first_trial)
+    if shards is not None:
+        shards = _check_int("shards", shards, 1)
+    t0 = time.perf_counter()
+    if games == 0:
+        return _rollout(pos, 0, policy, seed=seed, first_trial=first_trial, max_plies=max_plies,
+                        features=features)
+    with _executor(executor) as ex:
+        ranges = split_trials(first_trial, games, shards or 4 * _workers(ex))
+        futures = [ex.submit(_rollout_shard, pos, lo, n, policy, seed, threads, max_plies,
+                             features) for lo, n in ranges]
+        parts = _gather(futures, progress)
+    total = parts[0]
+    for part in parts[1:]:
+        total = total.merge(part)
+    return replace(total, seconds=time.perf_counter() - t0, threads=threads, shards=len(parts))
+
+
+def _perft_shard(variant: Variant, keys: list[bytes], weights: list[int], depth: int,
+                 ordered: bool, threads: int) -> int:
+    return int(_core.perft_tasks(variant.engine, keys, weights, depth, ordered, threads))
+
+
+def _perft_check(depth: int, rolls: int) -> None:
+    if not isinstance(depth, int) or isinstance(depth, bool) or depth < 0:
+        raise Error(f"perft depth must be a non-negative integer, got {depth!r}")
+    if rolls not in (21, 36):
+        raise Error(f"rolls must be 21 (distinct rolls) or 36 (ordered rolls), got {rolls!r}")
+
+
+def perft_tasks(position: Position, depth: int, rolls: int = 21,
+                min_tasks: int = 64) -> tuple[list[bytes], list[int], int]:
+    """The split a parallel perft uses: ``(keys, weights, remaining_depth)`` with
+    ``perft(position, depth) == sum(w * perft(k, remaining_depth))``. Children are merged by
+    position (transpositions across rolls), so there may be fewer tasks than children."""
+    _perft_check(depth, rolls)
+    if depth == 0:
+        return [position.key], [1], 0
+    keys, weights, remaining = _core.perft_split(position.variant.engine, position.key, depth,
+                                                 rolls == 36, min_tasks)
+    return list(keys), [int(w) for w in weights], int(remaining)
+
+
+def perft(position: Position, depth: int, rolls: int = 21, *,
+          executor: Executor | None = None, shards: int | None = None, threads: int = 1,
+          progress: Progress | None = None) -> int:
+    """:func:`nardy.perft` split into shards run on ``executor`` (default: a local process
+    pool). ``threads``: C++ threads per shard. Equal to the serial count."""
+    _perft_check(depth, rolls)
+    if depth == 0:
+        return 1
+    with _executor(executor) as ex:
+        n_shards = shards or 4 * _workers(ex)
+        keys, weights, remaining = perft_tasks(position, depth, rolls, 4 * n_shards)
+        if not keys:
+            return 0
+        # Round-robin so that every shard gets a similar mix of heavy and light subtrees.
+        n_shards = min(n_shards, len(keys))
+        futures = [ex.submit(_perft_shard, position.variant, keys[k::n_shards],
+                             weights[k::n_shards], remaining, rolls == 36, threads)
+                   for k in range(n_shards)]
+        return sum(_gather(futures, progress))
+
+
+def perft_threads(position: Position, depth: int, rolls: int = 21, threads: int = 0, *,
+                  chunks: int = 32, progress: Progress | None = None) -> int:
+    """perft in this process on ``threads`` C++ threads (0: all cores), the GIL released. With
+    ``progress``, the work is cut into ``chunks`` calls and ``progress(done, chunks)`` is
+    called after each (the CLI's progress bar)."""
+    _perft_check(depth, rolls)
+    threads = _check_int("threads", threads)
+    engine = position.variant.engine
+    if progress is None:
+        return int(_core.perft_threads(engine, position.key, depth, rolls == 36, threads))
+    if depth == 0:
+        progress(1, 1)
+        return 1
+    width = threads or _core.hardware_threads()
+    keys, weights, remaining = perft_tasks(position, depth, rolls, max(chunks * width, 64))
+    chunks = max(1, min(chunks, len(keys)))
+    total = 0
+    for c in range(chunks):
+        lo, hi = len(keys) * c // chunks, len(keys) * (c + 1) // chunks
+        total += int(_core.perft_tasks(engine, keys[lo:hi], weights[lo:hi], remaining,
+                                       rolls == 36, threads))
+        progress(c + 1, chunks)
+    return total
+
+
+__all__ = ["perft", "perft_tasks", "perft_threads", "rollout", "split_trials"]

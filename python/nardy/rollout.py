@@ -1,0 +1,271 @@
+"""Rollouts: games played from a position to the end, inside C++.
+
+>>> import nardy
+>>> r = nardy.rollout(nardy.Position("backgammon"), 2000, seed=1)
+>>> r.games, r.unfinished
+(2000, 0)
+
+Reproducibility: trial ``t`` of a run seeded ``seed`` draws its dice (and the random policy's
+choices) from a counter-based stream keyed by ``(seed, t)`` (SplitMix64; see
+src/nardy/rollout.hpp), so the result depends only on (position, rules, policy, seed, trial
+range), never on ``threads``. Trials ``[a, b)`` and ``[b, c)`` merged (:meth:`RolloutResult.merge`)
+equal trials ``[a, c)`` bit for bit; :mod:`nardy.parallel` shards runs that way.
+
+Policies
+--------
+``"random"``  uniform over the distinct resulting positions (the moves ``legal_moves`` lists).
+``"greedy"``  a one-ply heuristic per variant (pip count, exposed blots and made points in
+              backgammon; progress, spread and blocks in long nardy; blockades, closed points
+              and prisoners in Shlem), documented in src/nardy/rollout.hpp; ties go to the
+              first move in move order.
+a callable    a batched policy, e.g. a neural net. Games run in lockstep (``width`` at a time);
+              whenever some games face a roll with two or more distinct results the callable
+              is called on the calling thread as ``policy(candidates, offsets)``:
+
+              * ``candidates``: (M, 2, 26) int8 afterstates of all waiting games, unswapped
+                (side 0 = the player who moves, side 1 = the player to roll next); with
+                ``features=KIND`` instead a (M, F) float32 matrix of their encoding
+                (:func:`nardy.batch.encode` with ``on_roll=1``);
+              * ``offsets``: (K + 1,) int64: game ``k``'s candidates are rows
+                ``offsets[k]:offsets[k + 1]`` (always at least two);
+
+              and returns either M scores (higher = better for the player who moves; the first
+              best of each game is played) or K indices (one choice per game, counted from
+              that game's first candidate). Forced moves and passes never reach it. For runs
+              that merge exactly the callable must be deterministic (a function of its input).
+
+Outcome kinds: backgammon ``single`` / ``gammon`` / ``backgammon`` (1 / 2 / 3 points), long
+nardy ``oin`` / ``mars`` (1 / 2), Shlem ``blockade`` (the blockade length squared) /
+``closed_points`` (1) and draws (0). ``wins[0]`` counts the wins of the player on roll in the
+start position, ``wins[1]`` those of the opponent; ``points`` sums the points from the view of
+the player on roll (a loss counts negative).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any, Union
+
+import numpy as np
+
+from nardy import _core
+from nardy.errors import Error
+from nardy.position import Position
+from nardy.variants import as_variant
+
+PolicyLike = Union[str, Callable[[np.ndarray, np.ndarray], Any]]
+
+#: the policies played inside C++
+BUILTIN_POLICIES = ("random", "greedy")
+
+
+@dataclass(frozen=True)
+class RolloutResult:
+    """Integer outcome counts of a rollout, and figures derived from them.
+
+    Equality compares the exact fields only (not ``seconds``, ``threads``, ``shards``), so a
+    sharded run merged equals the serial run over the same trials.
+    """
+
+    variant: str
+    policy: str
+    seed: int
+    first_trial: int
+    games: int
+    kinds: tuple[str, ...]
+    #: wins[side][kind]: side 0 = the player on roll at the start, 1 = the opponent
+    wins: tuple[tuple[int, ...], tuple[int, ...]]
+    draws: int
+    unfinished: int
+    #: sum of points from side 0's view (losses negative), and of their squares
+    points: int
+    points_sq: int
+    #: plies (moves and passes) played in all games
+    plies: int
+    seconds: float = field(default=0.0, compare=False)
+    threads: int = field(default=1, compare=False)
+    shards: int = field(default=1, compare=False)
+
+    # -- derived figures ---------------------------------------------------------------
+    @property
+    def mean(self) -> float:
+        """Mean points per game for the player on roll (unfinished games count 0)."""
+        return self.points / self.games if self.games else math.nan
+
+    @property
+    def stderr(self) -> float:
+        """Standard error of :attr:`mean` (sample standard deviation / sqrt(games))."""
+        n = self.games
+        if n < 2:
+            return math.nan
+        var = (self.points_sq - self.points * self.points / n) / (n - 1)
+        return math.sqrt(max(var, 0.0) / n)
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games / self.seconds if self.seconds > 0 else math.inf
+
+    @property
+    def mean_plies(self) -> float:
+        return self.plies / self.games if self.games else math.nan
+
+    @property
+    def win_rate(self) -> float:
+        """Share of games the player on roll won."""
+        return sum(self.wins[0]) / self.games if self.games else math.nan
+
+    @property
+    def outcomes(self) -> dict[str, int]:
+        """``{"win_<kind>": n, "lose_<kind>": n, ..., "draw": n, "unfinished": n}`` from the
+        view of the player on roll."""
+        out = {f"win_{k}": n for k, n in zip(self.kinds, self.wins[0])}
+        out.update({f"lose_{k}": n for k, n in zip(self.kinds, self.wins[1])})
+        out["draw"] = self.draws
+        out["unfinished"] = self.unfinished
+        return out
+
+    def counts(self) -> tuple[Any, ...]:
+        """Every exact field, for bit-for-bit comparisons."""
+        return (self.variant, self.policy, self.seed, self.first_trial, self.games, self.kinds,
+                self.wins, self.draws, self.unfinished, self.points, self.points_sq, self.plies)
+
+    # -- merging -----------------------------------------------------------------------
+    def merge(self, other: RolloutResult) -> RolloutResult:
+        """The result of both trial sets (they should not overlap): counts summed,
+        ``first_trial`` the smaller one, ``seconds`` the larger (shards run side by side)."""
+        if (self.variant, self.policy, self.seed, self.kinds) != \
+                (other.variant, other.policy, other.seed, other.kinds):
+            raise Error("cannot merge rollouts of different variants, policies or seeds")
+        if self.games == 0:
+            return replace(other, shards=self.shards + other.shards)
+        if other.games == 0:
+            return replace(self, shards=self.shards + other.shards)
+        return RolloutResult(
+            self.variant, self.policy, self.seed, min(self.first_trial, other.first_trial),
+            self.games + other.games, self.kinds,
+            tuple(tuple(a + b for a, b in zip(x, y)) for x, y in zip(self.wins, other.wins)),  # type: ignore[arg-type]
+            self.draws + other.draws, self.unfinished + other.unfinished,
+            self.points + other.points, self.points_sq + other.points_sq,
+            self.plies + other.plies, max(self.seconds, other.seconds),
+            max(self.threads, other.threads), self.shards + other.shards)
+
+    __add__ = merge
+
+    def summary(self) -> str:
+        lines = [f"{self.games:,} games of {self.variant}, policy {self.policy}, seed "
+                 f"{self.seed}, trials {self.first_trial}..{self.first_trial + self.games - 1}"]
+        for who, side in (("player on roll", 0), ("opponent", 1)):
+            parts = ", ".join(f"{k} {n:,}" for k, n in zip(self.kinds, self.wins[side]))
+            lines.append(f"  {who} wins: {sum(self.wins[side]):,} ({parts})")
+        if self.draws:
+            lines.append(f"  draws: {self.draws:,}")
+        if self.unfinished:
+            lines.append(f"  unfinished (max plies reached): {self.unfinished:,}")
+        lines.append(f"  mean points for the player on roll: {self.mean:+.4f} "
+                     f"+- {self.stderr:.4f} (standard error)")
+        lines.append(f"  {self.mean_plies:.1f} plies a game; {self.seconds:.3f} s, "
+                     f"{self.games_per_second:,.0f} games/s")
+        return "\n".join(lines)
+
+
+def _start(position: Position | Any) -> Position:
+    if isinstance(position, Position):
+        return position
+    return Position(as_variant(position))
+
+
+def _check_int(name: str, value: Any, low: int = 0) -> int:
+    if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < low:
+        raise Error(f"{name} must be an integer >= {low}, got {value!r}")
+    return int(value)
+
+
+def _from_core(v_name: str, policy: str, seed: int, first: int, d: dict[str, Any],
+               seconds: float, threads: int) -> RolloutResult:
+    return RolloutResult(v_name, policy, seed, first, int(d["games"]), tuple(d["kinds"]),
+                         tuple(tuple(int(x) for x in row) for row in d["wins"]),  # type: ignore[arg-type]
+                         int(d["draws"]), int(d["unfinished"]), int(d["points"]),
+                         int(d["points_sq"]), int(d["plies"]), seconds, threads)
+
+
+def rollout(position: Position | Any, games: int, policy: PolicyLike = "random", *,
+            seed: int = 0, threads: int = 0, first_trial: int = 0, max_plies: int = 10000,
+            features: str | None = None, width: int = 512) -> RolloutResult:
+    """Plays trials ``[first_trial, first_trial + games)`` from ``position`` (a Position, or a
+    variant / name for its starting position) to the end and returns the counts.
+
+    Built-in policies (``"random"``, ``"greedy"``) run entirely in C++ on ``threads`` threads
+    (0: all cores) with the GIL released. A callable policy (see the module docstring) runs
+    ``width`` games in lockstep and is called on this thread; ``features`` (an encoding name
+    of :mod:`nardy.batch`) hands it feature matrices instead of int8 boards. A game still
+    running after ``max_plies`` plies is counted as unfinished.
+    """
+    pos = _start(position)
+    games = _check_int("games", games)
+    seed = _check_int("seed", seed) & 0xFFFFFFFFFFFFFFFF
+    first_trial = _check_int("first_trial", first_trial)
+    threads = _check_int("threads", threads)
+    max_plies = _check_int("max_plies", max_plies, 1)
+    engine = pos.variant.engine
+    name = pos.variant.name
+    if isinstance(policy, str):
+        p = policy.strip().lower()
+        if p not in BUILTIN_POLICIES:
+            raise Error(f"unknown policy {policy!r}; built in: {', '.join(BUILTIN_POLICIES)}, "
+                        f"or pass a callable")
+        if features is not None:
+            raise Error("features= only applies to callable policies")
+        d = _core.rollout(engine, pos.key, games, p, seed, first_trial, threads, max_plies)
+        return _from_core(name, p, seed, first_trial, d, float(d["seconds"]), int(d["threads"]))
+    if not callable(policy):
+        raise Error(f"policy must be 'random', 'greedy' or a callable, not {policy!r}")
+    kind = None
+    if features is not None:
+        from nardy.batch import _kind
+
+        kind = _kind(features)
+    width = _check_int("width", width, 1)
+    t0 = time.perf_counter()
+    lock = _core.LockstepRollout(engine, pos.key, games, seed, first_trial, max_plies, width)
+    while lock.advance():
+        offsets = lock.offsets()
+        cand = lock.features(kind) if kind is not None else lock.candidates()
+        lock.choose(_choices(policy(cand, offsets), offsets))
+    secs = time.perf_counter() - t0
+    label = getattr(policy, "__name__", type(policy).__name__)
+    return _from_core(name, f"callable:{label}", seed, first_trial, lock.counts(), secs, 1)
+
+
+def _choices(answer: Any, offsets: np.ndarray) -> np.ndarray:
+    """One index per waiting game from a callable policy's answer (M scores or K indices)."""
+    k = len(offsets) - 1
+    m = int(offsets[-1])
+    a = np.asarray(answer)
+    if a.ndim == 2 and a.shape[1] == 1:
+        a = a[:, 0]
+    if a.ndim != 1 or len(a) not in (k, m):
+        raise Error(f"a policy callback must return {m} scores (one per candidate) or {k} "
+                    f"indices (one per game), got shape {a.shape}")
+    starts = offsets[:-1]
+    if len(a) == k:  # indices (m > k always: every waiting game has >= 2 candidates)
+        if not np.issubdtype(a.dtype, np.integer):
+            raise Error(f"policy indices must be integers, got dtype {a.dtype}")
+        idx = a.astype(np.int64)
+        counts = np.diff(offsets)
+        if (idx < 0).any() or (idx >= counts).any():
+            raise Error("a policy index is outside its game's candidates")
+        return idx
+    scores = a.astype(np.float64, copy=False)
+    if np.isnan(scores).any():
+        raise Error("policy scores contain NaN")
+    best = np.maximum.reduceat(scores, starts)
+    game = np.repeat(np.arange(k), np.diff(offsets))
+    rows = np.arange(m)
+    first = np.minimum.reduceat(np.where(scores == best[game], rows, m), starts)
+    return (first - starts).astype(np.int64)
+
+
+__all__ = ["BUILTIN_POLICIES", "RolloutResult", "rollout"]
