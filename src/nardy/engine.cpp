@@ -17,8 +17,10 @@ Engine::Engine(Variant variant, Rules rules)
     : variant_(variant),
       rules_(rules),
       backgammon_(rules),
+      backgammon_house_(rules),
       long_nardy_(rules),
       backgammon_enum_(backgammon_),
+      backgammon_house_enum_(backgammon_house_),
       long_nardy_enum_(long_nardy_),
       shlem_(rules),
       shlem_enum_(shlem_) {}
@@ -26,7 +28,11 @@ Engine::Engine(Variant variant, Rules rules)
 void Engine::generate(const Position& pos, int d1, int d2, MoveList& out) {
   switch (variant_) {
     case Variant::Backgammon:
-      backgammon_enum_.generate(pos, d1, d2, out);
+      if (rules_.no_hit_and_hide) {
+        backgammon_house_enum_.generate(pos, d1, d2, out);
+      } else {
+        backgammon_enum_.generate(pos, d1, d2, out);
+      }
       return;
     case Variant::LongNardy:
       long_nardy_enum_.generate(pos, d1, d2, out);
@@ -74,7 +80,8 @@ bool Engine::apply_steps(const Position& pos, const Step* steps, int n, Position
   loose.head_rule = HeadRule::Extended;
   switch (variant_) {
     case Variant::Backgammon:
-      return apply_with(backgammon_, pos, steps, n, result);
+      return rules_.no_hit_and_hide ? apply_with(backgammon_house_, pos, steps, n, result)
+                                    : apply_with(backgammon_, pos, steps, n, result);
     case Variant::LongNardy: {
       LongNardyPolicy policy(loose);
       return apply_with(policy, pos, steps, n, result);

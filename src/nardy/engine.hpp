@@ -71,8 +71,10 @@ class Engine {
   Variant variant_;
   Rules rules_;
   BackgammonPolicy backgammon_;
+  BackgammonNoHitAndHidePolicy backgammon_house_;
   LongNardyPolicy long_nardy_;
   Enumerator<BackgammonPolicy> backgammon_enum_;
+  Enumerator<BackgammonNoHitAndHidePolicy> backgammon_house_enum_;
   Enumerator<LongNardyPolicy> long_nardy_enum_;
   ShlemPolicy shlem_;
   Enumerator<ShlemPolicy> shlem_enum_;

@@ -10,7 +10,10 @@
 
 namespace nardy {
 
-struct BackgammonPolicy {
+// kNoHitAndHide selects the seed-002 house rule at compile time: it adds per-checker
+// bookkeeping to every step, which the standard game should not pay for.
+template <bool kNoHitAndHide>
+struct BasicBackgammonPolicy {
   // The opponent's index j lies on the mover's index 23 - j.
   static constexpr int to_mover(int j) noexcept { return 23 - j; }
 
@@ -25,11 +28,11 @@ struct BackgammonPolicy {
   // The standard rules are local to a step's source and target: order never matters. The
   // no-hit-and-hide house rule follows individual checkers through the turn, so under it the
   // enumerator must try every order (and tell states apart by their hitters, state_tag()).
-  bool order_mattered() const noexcept { return no_hit_and_hide_; }
+  static constexpr bool order_mattered() noexcept { return kNoHitAndHide; }
   static constexpr void reset_order_flag() noexcept {}
   uint32_t state_tag(const State& s) const noexcept { return s.hitters; }
 
-  explicit BackgammonPolicy(const Rules& rules = {}) : no_hit_and_hide_(rules.no_hit_and_hide) {}
+  explicit BasicBackgammonPolicy(const Rules& = {}) {}
 
   int begin_turn(const Position& pos, int, int, State out[2]) const noexcept {
     const uint32_t them1 = pos.them.occ1(), them2 = pos.them.occ2();
@@ -43,7 +46,7 @@ struct BackgammonPolicy {
   // Sources with a legal step for the die, as bit operations: everything on the bar enters
   // first; a point is out when its target is closed; low points bear off only when all
   // checkers are home, exactly or (overshooting) from the highest point.
-  uint32_t sources(const State& s, int die) const noexcept {
+  NARDY_HOT uint32_t sources(const State& s, int die) const noexcept {
     const Side& us = s.pos.us;
     if (us.bar()) return (s.their_closed >> (kBar - die) & 1u) ? 0 : 1u << kBar;
     const uint32_t below_die = (1u << die) - 1;
@@ -58,7 +61,7 @@ struct BackgammonPolicy {
   }
 
   template <class F>
-  void for_each_step(const State& s, int from, int die, F&& f) const {
+  NARDY_HOT void for_each_step(const State& s, int from, int die, F&& f) const {
     const int to = from - die;
     if (to >= 0) {
       const uint32_t bit = 1u << to;
@@ -72,20 +75,23 @@ struct BackgammonPolicy {
         n.pos.them.add(kBar);
       }
       const Step step{int8_t(from), int8_t(to), uint8_t(hit)};
-      if (!no_hit_and_hide_) return f(n, step);
-      // Which checker left `from`? Another one: the hitters stay where they are. The hitter
-      // itself (if one stands there): it may not land among its own checkers.
-      const uint32_t from_bit = (1u << from) & kBoardMask;
-      const bool hitter_there = s.hitters & from_bit;
-      const bool lands_among_own = s.ours & bit;
-      const bool others_there = from == kBar || s.pos.us.count(from) > 1 || !hitter_there;
-      if (others_there) {
-        n.hitters = s.hitters | (hit ? bit : 0u);
+      if constexpr (!kNoHitAndHide) {
         f(n, step);
-      }
-      if (hitter_there && !lands_among_own) {
-        n.hitters = (s.hitters & ~from_bit) | bit;
-        f(n, step);
+      } else {
+        // Which checker left `from`? Another one: the hitters stay where they are. The hitter
+        // itself (if one stands there): it may not land among its own checkers.
+        const uint32_t from_bit = (1u << from) & kBoardMask;
+        const bool hitter_there = s.hitters & from_bit;
+        const bool lands_among_own = s.ours & bit;
+        const bool others_there = from == kBar || s.pos.us.count(from) > 1 || !hitter_there;
+        if (others_there) {
+          n.hitters = s.hitters | (hit ? bit : 0u);
+          f(n, step);
+        }
+        if (hitter_there && !lands_among_own) {
+          n.hitters = (s.hitters & ~from_bit) | bit;
+          f(n, step);
+        }
       }
       return;
     }
@@ -93,14 +99,14 @@ struct BackgammonPolicy {
     State n = s;
     move_checker(n.pos.us, n.ours, from, kOff);
     // A hitter may bear off; if it was alone its mark goes with it.
-    if (s.pos.us.count(from) == 1) n.hitters &= ~(1u << from);
+    if (kNoHitAndHide && s.pos.us.count(from) == 1) n.hitters &= ~(1u << from);
     f(n, Step{int8_t(from), int8_t(kBearOffTo), 0});
   }
 
   bool final_ok(const State&) const noexcept { return true; }
-
- private:
-  bool no_hit_and_hide_ = false;
 };
+
+using BackgammonPolicy = BasicBackgammonPolicy<false>;
+using BackgammonNoHitAndHidePolicy = BasicBackgammonPolicy<true>;
 
 }  // namespace nardy

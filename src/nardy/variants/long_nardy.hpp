@@ -53,13 +53,13 @@ struct LongNardyPolicy {
     return 1;
   }
 
-  uint32_t sources(const State& s, int die) const noexcept {
+  NARDY_HOT uint32_t sources(const State& s, int die) const noexcept {
     const uint32_t movable = s.heads_left ? s.ours : s.ours & ~(1u << kHead);
     return movable & ~(s.theirs << die);  // a target holding any opponent checker is out
   }
 
   template <class F>
-  void for_each_step(const State& s, int from, int die, F&& f) const {
+  NARDY_HOT void for_each_step(const State& s, int from, int die, F&& f) const {
     const int to = from - die;
     if (to >= 0) {
       const uint32_t bit = 1u << to;
