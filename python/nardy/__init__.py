@@ -69,3 +69,9 @@ from nardy import batch, parallel
 from nardy.rollout import RolloutResult, rollout
 
 __all__ += ["RolloutResult", "batch", "parallel", "rollout"]
+
+# Serialization (issue 5): the nardy text form, JSON dicts; records in nardy.formats.
+from nardy.formats.jsonform import from_json, to_json
+from nardy.formats.text import TextState, from_text, to_text
+
+__all__ += ["TextState", "from_json", "from_text", "to_json", "to_text"]

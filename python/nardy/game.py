@@ -97,6 +97,9 @@ class Scoring:
     def __repr__(self) -> str:
         return f"<Scoring {self.name}: " + ", ".join(f"{k} {v}" for k, v in self.kinds) + ">"
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (find_scoring, (self.name,))  # the preset itself, not a copy
+
 
 class StandardScoring(Scoring):
     """Seed 000, short nardy: single 1; gammon («марс») 2 when the loser bore off none;
@@ -1018,6 +1021,34 @@ class Game:
         elif action.kind == "opening":
             self._pending_opening.append(action.dice)  # type: ignore[arg-type]
         return action
+
+    # -- pickle and copy ------------------------------------------------------------------
+    def __getstate__(self) -> dict[str, Any]:
+        """State for pickle and copy: the core's engine and move sets are left out and rebuilt
+        on load; the lists and the dice generator are copied, so ``copy.copy`` gives a game
+        independent of this one (same history, same future dice)."""
+        state = self.__dict__.copy()
+        for name in ("_engine", "_random", "_moves", "_legal"):
+            state.pop(name, None)
+        rng = random.Random()
+        rng.setstate(self._rng.getstate())
+        state["_rng"] = rng
+        for name in ("_history", "_pending_rolls", "_pending_opening"):
+            state[name] = list(state[name])
+        state["_undo"] = [s[:3] + (None, None) + s[5:] for s in self._undo]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._engine = self._variant.engine
+        self._random = self._rng.random
+        self._legal = None
+
+        def moves(pos: Position, dice: tuple[int, int] | None) -> Any:
+            return None if dice is None else self._engine.legal(pos.key, dice[0], dice[1])
+
+        self._moves = moves(self._position, self._dice)
+        self._undo = [s[:3] + (moves(s[0], s[2]), None) + s[5:] for s in self._undo]
 
     # -- display ------------------------------------------------------------------------
     def __repr__(self) -> str:

@@ -11,6 +11,7 @@ Rules and their sources: ``docs/rules/games-and-matches.md``.
 
 from __future__ import annotations
 
+import copy
 import random
 from typing import Any
 
@@ -163,6 +164,16 @@ class Match:
         g = Game(self._variant, self._rules, self._rng.getrandbits(63), crawford=crawford)
         self._games.append(g)
         return g
+
+    def __getstate__(self) -> dict[str, Any]:
+        """For pickle and copy: ``copy.copy`` gives a match independent of this one (its games
+        and dice generator are copied too)."""
+        state = self.__dict__.copy()
+        state["_games"] = [copy.copy(g) for g in self._games]
+        rng = random.Random()
+        rng.setstate(self._rng.getstate())
+        state["_rng"] = rng
+        return state
 
     def __repr__(self) -> str:
         w, b = self.score

@@ -8,6 +8,13 @@ Positions are two 26-entry side arrays, ``mover`` (the player on roll) and
 ``opponent``, each in its own coordinates (``docs/coordinates.md``).  Every
 decoder raises :class:`nardy.errors.InvalidIdError` on malformed input.
 These modules depend on nothing else in nardy than :mod:`nardy.errors`.
+
+Formats of nardy's own, which need the engine (imported on first use, so that the codecs
+above stay importable without the compiled core):
+
+* :mod:`nardy.formats.text` -- the nardy text form of positions and game states, every variant.
+* :mod:`nardy.formats.jsonform` -- JSON dicts of positions, moves, games and matches.
+* :mod:`nardy.formats.records` -- ``.mat`` (Jellyfish/gnubg) and SGF match records.
 """
 
 from nardy.formats.fibs import FibsBoard, format_fibs_board, parse_fibs_board
@@ -38,3 +45,24 @@ __all__ = [
     "format_fibs_board",
     "parse_fibs_board",
 ]
+
+_LAZY = {
+    "TextState": "nardy.formats.text", "from_text": "nardy.formats.text",
+    "to_text": "nardy.formats.text",
+    "FORMAT": "nardy.formats.jsonform", "from_json": "nardy.formats.jsonform",
+    "to_json": "nardy.formats.jsonform",
+    "MatchRecord": "nardy.formats.records", "read_mat": "nardy.formats.records",
+    "read_sgf": "nardy.formats.records", "write_mat": "nardy.formats.records",
+    "write_sgf": "nardy.formats.records",
+}
+__all__ += ["FORMAT", "MatchRecord", "TextState", "from_json", "from_text", "read_mat",
+            "read_sgf", "to_json", "to_text", "write_mat", "write_sgf"]
+
+
+def __getattr__(name: str):  # PEP 562: the engine-backed formats load on first use
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'nardy.formats' has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(module), name)
