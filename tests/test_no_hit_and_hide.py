@@ -155,3 +155,20 @@ def test_reference_agrees_with_standard_rules_when_no_hit_is_possible():
         plain = bg.legal_results(mover, opponent, dice)
         if all(r[1][24] == opponent[24] for r in plain):  # no result hits anything
             assert reference(mover, opponent, dice) == {(tuple(a), tuple(b)) for a, b in plain}
+
+
+def test_every_listed_move_is_recognised_and_plays():
+    """Legality by steps must follow the checker that hit through the turn: applying a listed
+    move's steps has to find the bookkeeping under which every step is allowed."""
+    rng = random.Random(4)
+    v = nardy.Backgammon(no_hit_and_hide=True)
+    checked = 0
+    for mover, opponent in bg.random_positions(600, seed=61):
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+        pos = nardy.Position.from_sides(v, mover, opponent)
+        moves = pos.legal_moves(dice)
+        for move, child in zip(moves, moves.results()):
+            assert move in moves, (mover, opponent, dice, move)
+            assert pos.play(move, dice) == child
+            checked += 1
+    assert checked > 1000

@@ -45,6 +45,29 @@ void Engine::generate(const Position& pos, int d1, int d2, MoveList& out) {
 
 namespace {
 
+// Depth-first: a step can have several successor states with the same position (e.g. which
+// checker of a point moved, when the rules follow individual checkers), and only some of them
+// may let the following steps apply.
+template <class P>
+bool apply_from(const P& policy, const typename P::State& s, const Step* steps, int k, int n,
+                Position& result, bool match_hit) {
+  if (k == n) {
+    result = s.pos;
+    return true;
+  }
+  const Step want = steps[k];
+  if (want.from < 0 || want.from > kBar) return false;
+  bool done = false;
+  for (int die = 1; die <= 6 && !done; ++die) {
+    if (!(policy.sources(s, die) >> want.from & 1u)) continue;
+    policy.for_each_step(s, want.from, die, [&](const typename P::State& next, Step st) {
+      if (!done && st.to == want.to && (!match_hit || st.hit == want.hit))
+        done = apply_from(policy, next, steps, k + 1, n, result, match_hit);
+    });
+  }
+  return done;
+}
+
 template <class P>
 bool apply_with(const P& policy, const Position& pos, const Step* steps, int n,
                 Position& result, bool match_hit = false) {
@@ -52,24 +75,7 @@ bool apply_with(const P& policy, const Position& pos, const Step* steps, int n,
   // The most permissive start state: step physics only (whole-turn limits are checked by
   // membership in the generated move set).
   const int n_starts = policy.begin_turn(pos, 1, 2, starts);
-  typename P::State s = starts[n_starts - 1];
-  for (int k = 0; k < n; ++k) {
-    const Step want = steps[k];
-    if (want.from < 0 || want.from > kBar) return false;
-    bool found = false;
-    for (int die = 1; die <= 6 && !found; ++die) {
-      if (!(policy.sources(s, die) >> want.from & 1u)) continue;
-      policy.for_each_step(s, want.from, die, [&](const typename P::State& next, Step st) {
-        if (!found && st.to == want.to && (!match_hit || st.hit == want.hit)) {
-          s = next;
-          found = true;
-        }
-      });
-    }
-    if (!found) return false;
-  }
-  result = s.pos;
-  return true;
+  return apply_from(policy, starts[n_starts - 1], steps, 0, n, result, match_hit);
 }
 
 }  // namespace
