@@ -416,6 +416,24 @@ def _color_name(c: int | None) -> str:
     return "-" if c is None else ("white" if c == WHITE else "black")
 
 
+def _one_die_each(move: Move, canonical: Move, dice: tuple[int, int]) -> bool:
+    """True when ``move`` uses as many steps as the legal move and every step covers one of
+    the dice (a bear-off step may cover less)."""
+    if len(move.steps) != len(canonical.steps):
+        return False
+    left = [dice[0]] * 4 if dice[0] == dice[1] else list(dice)
+    for step in move.steps:
+        distance = (24 if step.from_ == 24 else step.from_) - step.to
+        if step.to == -1:
+            candidates = [d for d in left if d >= distance]
+        else:
+            candidates = [d for d in left if d == distance]
+        if not candidates:
+            return False
+        left.remove(min(candidates))
+    return True
+
+
 class Game:
     """One game of a variant, from the opening roll to the result.
 
@@ -829,7 +847,9 @@ class Game:
             if idx < 0:
                 raise IllegalMoveError(f"{move.notation(pos.variant, pos.turn)} is not legal "
                                        f"for {dice[0]}-{dice[1]} in {pos!r}")
-            mv = move
+            # Keep the caller's steps when each is one die (their order is the record's); a
+            # chain written as one step (24/13) is recorded as the canonical single-die steps.
+            mv = move if _one_die_each(move, legal[idx], dice) else legal[idx]
             key = legal.key(idx)
         snap = self._snapshot()
         key = _core.swap(key)

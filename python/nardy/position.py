@@ -383,7 +383,7 @@ class LegalMoves(list):  # type: ignore[type-arg]
         if not isinstance(move, Move) or not move.steps:
             return -1
         p = self._position
-        key = p.variant.engine.apply(p.key, [(s.from_, s.to) for s in move.steps])
+        key = p.variant.engine.apply(p.key, [(s.from_, s.to, s.hit) for s in move.steps])
         return -1 if key is None else self.find(key)
 
     def __contains__(self, move: object) -> bool:

@@ -332,10 +332,13 @@ class Shlem(Variant):
 
         black_line = [f"{q}{k}" for q in (4, 3) for k in range(1, 7)]
         white_line = [f"{q}{k}" for q in (1, 2) for k in range(1, 7)]
-        stage = 2 if (white[24] == 0 or black[24] == 0) else 1
+        if self.rules["stage"] == "either":
+            stage = "2" if (white[24] == 0 or black[24] == 0) else "1"
+        else:  # per player: each player's own stage
+            stage = f"W{2 if white[24] == 0 else 1} B{2 if black[24] == 0 else 1}"
         turn = "white" if position.turn == WHITE else "black"
         head = (f"{self.name}, {turn} to move; reserves W{white[24]} B{black[24]}, "
-                f"hit out W{white[25]} B{black[25]}, stage {stage if self.rules['stage'] == 'either' else '-'}")
+                f"hit out W{white[25]} B{black[25]}, stage {stage}")
         return "\n".join([
             head,
             " ".join(f"{n:>4}" for n in black_line),

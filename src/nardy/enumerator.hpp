@@ -20,6 +20,8 @@
 //                                                      // calls f(const State& next, Step) for
 //                                                      // every legal single step
 //     bool final_ok(const State&) const;               // whole-turn check of a finished move
+//     static constexpr bool kCommutativeDoubles;       // optional, default true: false when
+//                                                      // same-die steps never commute safely
 //   };
 #pragma once
 
@@ -68,8 +70,8 @@ class Enumerator {
     policy_.reset_order_flag();
     if (d1 == d2) {
       die_ = d1;
-      doubles<true>(start, 0, kBar);
-      if (policy_.order_mattered()) {  // rare: redo with every order of the steps
+      if constexpr (same_die_steps_may_commute()) doubles<true>(start, 0, kBar);
+      if (!same_die_steps_may_commute() || policy_.order_mattered()) {  // every order
         out.clear();
         best_used_ = 0;
         best_pips_ = 0;
@@ -90,6 +92,16 @@ class Enumerator {
         non_double(start);
         skip_commuting_ = true;
       }
+    }
+  }
+
+  // A policy whose checkers may move both ways declares kCommutativeDoubles = false: then the
+  // ordered search of doubles can never be complete and is skipped.
+  static constexpr bool same_die_steps_may_commute() {
+    if constexpr (requires { P::kCommutativeDoubles; }) {
+      return P::kCommutativeDoubles;
+    } else {
+      return true;
     }
   }
 

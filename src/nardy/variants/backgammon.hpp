@@ -29,6 +29,7 @@ struct BasicBackgammonPolicy {
   // no-hit-and-hide house rule follows individual checkers through the turn, so under it the
   // enumerator must try every order (and tell states apart by their hitters, state_tag()).
   static constexpr bool order_mattered() noexcept { return kNoHitAndHide; }
+  static constexpr bool kCommutativeDoubles = !kNoHitAndHide;
   static constexpr void reset_order_flag() noexcept {}
   uint32_t state_tag(const State& s) const noexcept { return s.hitters; }
 
