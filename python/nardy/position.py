@@ -22,7 +22,7 @@ from nardy.variants import BLACK, WHITE, Variant, as_variant
 BAR = 24
 OFF = -1
 
-Key = tuple[int, int, int, int]
+Key = bytes  # the core's packed position: 32 bytes, mover first
 SideArray = tuple[int, ...]
 
 

@@ -138,7 +138,8 @@ class LongNardy(Variant):
     """Long nardy: no hitting, the head rule, no six-point block in front of every opponent."""
 
     name = "long-nardy"
-    aliases = ("long nardy", "длинные нарды", "long", "narde", "long-nardy-federation")
+    aliases: ClassVar[tuple[str, ...]] = (
+        "long nardy", "длинные нарды", "long", "narde", "long-nardy-federation")
     core_variant = _core.Variant.LONG_NARDY
     options: ClassVar[dict[str, tuple[Any, tuple[Any, ...]]]] = {
         "head_rule": ("federation", _HEAD_RULES),

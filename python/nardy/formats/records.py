@@ -1024,7 +1024,7 @@ def read_sgf(text: str, rules: Any = None) -> MatchRecord:
             names = pair
         elif pair != names:
             raise _error(f"SGF root: players {pair}, game 1 has {names}", k)
-        ru = one("RU") or ""
+        ru: str = one("RU") or ""
         if k == 1:
             crawford = ru.split(":")[0].strip().lower() == "crawford"
             if ru.strip().lower() == "jacoby":
@@ -1033,9 +1033,9 @@ def read_sgf(text: str, rules: Any = None) -> MatchRecord:
             if nr:
                 rule_kw.update(_parse_rules_tag(nr, "SGF NR"))
             for prop, tag in _SGF_TAGS.items():
-                value = one(prop)
-                if value is not None:
-                    tags[tag] = value.replace("-", ".") if prop == "DT" else value
+                tag_value = one(prop)
+                if tag_value is not None:
+                    tags[tag] = tag_value.replace("-", ".") if prop == "DT" else tag_value
         cgames.append(ru.strip().lower().endswith(":crawfordgame"))
         cv = one("CV")
         n_auto = 0

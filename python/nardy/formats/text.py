@@ -486,8 +486,8 @@ def to_text(obj: Any, *, dice: tuple[int, int] | None = None,
     from nardy.match import Match
 
     if isinstance(obj, Position):
-        return _format_state(TextState(obj, dice=None if dice is None else tuple(dice),
-                                       passes=passes))
+        pair = None if dice is None else (int(dice[0]), int(dice[1]))
+        return _format_state(TextState(obj, dice=pair, passes=passes))
     if dice is not None or passes is not None:
         raise InvalidIdError("nardy text: dice= and passes= are for positions; games and "
                              "matches carry their own")
@@ -539,7 +539,9 @@ def _state_to_game(s: TextState, rules: Any, seed: Any, rule_options: dict[str, 
                        "(how a drop or resignation ended it is not in the text)")
         return g
     if g.phase is Phase.OVER:
-        raise _bad("the position is a finished game: add over=" + _COLOR_LETTER[g.winner()])
+        winner = g.winner()
+        assert winner is not None  # a finished game has a winner here (draws end elsewhere)
+        raise _bad("the position is a finished game: add over=" + _COLOR_LETTER[winner])
     if s.last_roll:
         g._last_roll = True  # the long-nardy draw: no public setter either
     try:

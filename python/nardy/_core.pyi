@@ -1,0 +1,387 @@
+"""
+nardy's C++ core: packed positions, the full-move enumerator, perft
+"""
+from __future__ import annotations
+import collections.abc
+import numpy
+import numpy.typing
+import typing
+__all__: list[str] = ['Engine', 'HeadRule', 'LegalMoves', 'LockstepRollout', 'ShlemEnd', 'ShlemStage', 'Variant', 'batch_afterstate_features', 'batch_afterstates', 'batch_encode', 'batch_keys', 'batch_rows', 'decode', 'encode', 'encoding_width', 'find_result', 'hardware_threads', 'perft_split', 'perft_tasks', 'perft_threads', 'rollout', 'rollout_kinds', 'shlem_status', 'swap', 'unpack_results', 'validate']
+class Variant:
+    """
+    Members:
+    
+      BACKGAMMON
+    
+      LONG_NARDY
+    
+      SHLEM
+    """
+    BACKGAMMON: typing.ClassVar[Variant]
+    LONG_NARDY: typing.ClassVar[Variant]
+    SHLEM: typing.ClassVar[Variant]
+    __members__: typing.ClassVar[dict[str, Variant]]
+    @typing.overload
+    def __eq__(self, other: Variant) -> bool:
+        ...
+    @typing.overload
+    def __eq__(self, other: typing.Any) -> bool:
+        ...
+    def __getstate__(self) -> int:
+        ...
+    def __hash__(self) -> int:
+        ...
+    def __index__(self) -> int:
+        ...
+    def __init__(self, value: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    def __int__(self) -> int:
+        ...
+    @typing.overload
+    def __ne__(self, other: Variant) -> bool:
+        ...
+    @typing.overload
+    def __ne__(self, other: typing.Any) -> bool:
+        ...
+    def __repr__(self) -> str:
+        ...
+    def __setstate__(self, state: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    def __str__(self) -> str:
+        ...
+    @property
+    def name(self) -> str:
+        ...
+    @property
+    def value(self) -> int:
+        ...
+class HeadRule:
+    """
+    Members:
+    
+      FEDERATION
+    
+      CLASSIC
+    
+      EXTENDED
+    """
+    CLASSIC: typing.ClassVar[HeadRule]
+    EXTENDED: typing.ClassVar[HeadRule]
+    FEDERATION: typing.ClassVar[HeadRule]
+    __members__: typing.ClassVar[dict[str, HeadRule]]
+    @typing.overload
+    def __eq__(self, other: HeadRule) -> bool:
+        ...
+    @typing.overload
+    def __eq__(self, other: typing.Any) -> bool:
+        ...
+    def __getstate__(self) -> int:
+        ...
+    def __hash__(self) -> int:
+        ...
+    def __index__(self) -> int:
+        ...
+    def __init__(self, value: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    def __int__(self) -> int:
+        ...
+    @typing.overload
+    def __ne__(self, other: HeadRule) -> bool:
+        ...
+    @typing.overload
+    def __ne__(self, other: typing.Any) -> bool:
+        ...
+    def __repr__(self) -> str:
+        ...
+    def __setstate__(self, state: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    def __str__(self) -> str:
+        ...
+    @property
+    def name(self) -> str:
+        ...
+    @property
+    def value(self) -> int:
+        ...
+class ShlemStage:
+    """
+    Members:
+    
+      EITHER
+    
+      PER_PLAYER
+    """
+    EITHER: typing.ClassVar[ShlemStage]
+    PER_PLAYER: typing.ClassVar[ShlemStage]
+    __members__: typing.ClassVar[dict[str, ShlemStage]]
+    @typing.overload
+    def __eq__(self, other: ShlemStage) -> bool:
+        ...
+    @typing.overload
+    def __eq__(self, other: typing.Any) -> bool:
+        ...
+    def __getstate__(self) -> int:
+        ...
+    def __hash__(self) -> int:
+        ...
+    def __index__(self) -> int:
+        ...
+    def __init__(self, value: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    def __int__(self) -> int:
+        ...
+    @typing.overload
+    def __ne__(self, other: ShlemStage) -> bool:
+        ...
+    @typing.overload
+    def __ne__(self, other: typing.Any) -> bool:
+        ...
+    def __repr__(self) -> str:
+        ...
+    def __setstate__(self, state: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    def __str__(self) -> str:
+        ...
+    @property
+    def name(self) -> str:
+        ...
+    @property
+    def value(self) -> int:
+        ...
+class ShlemEnd:
+    """
+    Members:
+    
+      MOVE
+    
+      CLAIM
+    """
+    CLAIM: typing.ClassVar[ShlemEnd]
+    MOVE: typing.ClassVar[ShlemEnd]
+    __members__: typing.ClassVar[dict[str, ShlemEnd]]
+    @typing.overload
+    def __eq__(self, other: ShlemEnd) -> bool:
+        ...
+    @typing.overload
+    def __eq__(self, other: typing.Any) -> bool:
+        ...
+    def __getstate__(self) -> int:
+        ...
+    def __hash__(self) -> int:
+        ...
+    def __index__(self) -> int:
+        ...
+    def __init__(self, value: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    def __int__(self) -> int:
+        ...
+    @typing.overload
+    def __ne__(self, other: ShlemEnd) -> bool:
+        ...
+    @typing.overload
+    def __ne__(self, other: typing.Any) -> bool:
+        ...
+    def __repr__(self) -> str:
+        ...
+    def __setstate__(self, state: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    def __str__(self) -> str:
+        ...
+    @property
+    def name(self) -> str:
+        ...
+    @property
+    def value(self) -> int:
+        ...
+class LegalMoves:
+    """
+    The legal moves of one position and roll.
+    
+    A sequence of nardy.Move, one per resulting position, created on first access;
+    ``move in legal_moves`` tests legality by where the move leads without creating them.
+    Empty when the player cannot move (the turn passes).
+    """
+    def __bool__(self) -> bool:
+        ...
+    def __contains__(self, arg0: typing.Any) -> bool:
+        ...
+    def __getitem__(self, arg0: typing.Any) -> typing.Any:
+        ...
+    def __init__(self, arg0: typing.Any, arg1: typing.Any, arg2: LegalMoves) -> None:
+        ...
+    def __iter__(self) -> typing.Any:
+        ...
+    def __len__(self) -> int:
+        ...
+    def __repr__(self) -> str:
+        ...
+    def all_steps(self) -> list:
+        ...
+    def count(self, value: typing.Any = None) -> int:
+        """
+        Number of legal moves (with an argument: list.count).
+        """
+    def find(self, arg0: bytes) -> int:
+        """
+        Index of the move leading to the key, or -1.
+        """
+    def index_of(self, arg0: typing.Any) -> int:
+        """
+        Index of the legal move leading where `move` leads, or -1.
+        """
+    def key(self, arg0: typing.SupportsInt | typing.SupportsIndex) -> bytes:
+        ...
+    def keys(self) -> list:
+        ...
+    def moves(self) -> list:
+        """
+        The moves as a list of nardy.Move (cached).
+        """
+    def results(self) -> list:
+        """
+        The resulting positions, opponent on roll, in move order.
+        """
+    def steps(self, arg0: typing.SupportsInt | typing.SupportsIndex) -> tuple:
+        ...
+    @property
+    def _set(self) -> typing.Any:
+        ...
+    @property
+    def dice(self) -> tuple[int, int]:
+        ...
+    @property
+    def position(self) -> typing.Any:
+        ...
+class Engine:
+    def __init__(self, variant: Variant, head_rule: HeadRule = ..., block_check_at_end: bool = False, shlem_stage: ShlemStage = ..., shlem_end: ShlemEnd = ..., shlem_pass_limit: typing.SupportsInt | typing.SupportsIndex = 4, no_hit_and_hide: bool = False) -> None:
+        ...
+    def afterstates(self, positions: typing.Annotated[numpy.typing.ArrayLike, numpy.int8], dice: typing.Annotated[numpy.typing.ArrayLike, numpy.int16]) -> tuple[numpy.typing.NDArray[numpy.int8], numpy.typing.NDArray[numpy.int64]]:
+        """
+        For N positions (N, 2, 26) int8 and N rolls (N, 2): the resulting positions of every legal move (M, 2, 26) int8, unswapped, and CSR offsets (N + 1,) int64.
+        """
+    def apply(self, arg0: bytes, arg1: collections.abc.Sequence[collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex]]) -> typing.Any:
+        """
+        Applies (from, to) or (from, to, hit) steps; None if one is not a possible single step. Shlem reads `hit` (hit out vs take prisoner); the other variants ignore it.
+        """
+    def count(self, arg0: bytes, arg1: typing.SupportsInt | typing.SupportsIndex, arg2: typing.SupportsInt | typing.SupportsIndex) -> int:
+        ...
+    def divide(self, key: bytes, depth: typing.SupportsInt | typing.SupportsIndex, ordered: bool = False) -> list:
+        ...
+    def enumerate_loop(self, positions: typing.Annotated[numpy.typing.ArrayLike, numpy.int8], repeat: typing.SupportsInt | typing.SupportsIndex = 1) -> tuple[int, int, float]:
+        """
+        Benchmark kernel: enumerates every (position, 21 rolls) `repeat` times in C++; returns (enumerations, resulting positions, seconds).
+        """
+    def legal(self, arg0: bytes, arg1: typing.SupportsInt | typing.SupportsIndex, arg2: typing.SupportsInt | typing.SupportsIndex) -> LegalMoves:
+        """
+        All legal complete moves of the position (a key) for the roll.
+        """
+    def legal_moves(self, arg0: typing.Any, arg1: typing.Any) -> typing.Any:
+        """
+        nardy.LegalMoves of a nardy.Position for the roll.
+        """
+    def perft(self, key: bytes, depth: typing.SupportsInt | typing.SupportsIndex, ordered: bool = False) -> int:
+        ...
+class LockstepRollout:
+    def __init__(self, engine: Engine, key: bytes, games: typing.SupportsInt | typing.SupportsIndex, seed: typing.SupportsInt | typing.SupportsIndex = 0, first_trial: typing.SupportsInt | typing.SupportsIndex = 0, max_plies: typing.SupportsInt | typing.SupportsIndex = 10000, width: typing.SupportsInt | typing.SupportsIndex = 256) -> None:
+        ...
+    def advance(self) -> int:
+        """
+        Runs every game to its next decision; returns how many games wait (0: all done).
+        """
+    def candidates(self) -> numpy.ndarray:
+        """
+        (M,2,26) int8 candidates of the waiting games (unswapped afterstates).
+        """
+    def choose(self, arg0: typing.Annotated[numpy.typing.ArrayLike, numpy.int64]) -> None:
+        ...
+    def counts(self) -> dict:
+        ...
+    def features(self, arg0: str) -> numpy.ndarray:
+        """
+        (M,F) float32 encoding of the candidates (side 1, the player to roll next, on roll).
+        """
+    def offsets(self) -> numpy.typing.NDArray[numpy.int64]:
+        ...
+    def trials(self) -> numpy.typing.NDArray[numpy.uint64]:
+        """
+        Trial index of every waiting game.
+        """
+    @property
+    def done(self) -> bool:
+        ...
+def _set_legal_moves_type(arg0: typing.Any) -> None:
+    ...
+def _set_move_factory(arg0: typing.Any) -> None:
+    """
+    Registers the callable that turns a tuple of (from, to, hit) steps into a nardy.Move.
+    """
+def batch_afterstate_features(engine: Engine, boards: numpy.ndarray, dice: numpy.ndarray, kind: str, rows: bool = False, threads: typing.SupportsInt | typing.SupportsIndex = 1) -> tuple:
+    """
+    ([results (M,2,26) int8,] features (M,F) float32, offsets (N+1,) int64): every afterstate encoded with side 1 (the player to roll next) on roll.
+    """
+def batch_afterstates(engine: Engine, boards: numpy.ndarray, dice: numpy.ndarray, steps: bool = False, threads: typing.SupportsInt | typing.SupportsIndex = 1) -> tuple:
+    """
+    (results (M,2,26) int8, offsets (N+1,) int64[, steps (M,4,3) int8]) for boards (N,2,26) int8 and dice (N,2) int8. Thread-safe; GIL released.
+    """
+def batch_encode(boards: numpy.ndarray, kind: str, on_roll: typing.Any = 0, out: typing.Any = None, prisoners: bool = False) -> numpy.typing.NDArray[numpy.float32]:
+    """
+    Encodes (N,2,26) int8 rows into a (N,F) float32 matrix (see features.hpp).
+    """
+def batch_keys(engine: Engine, boards: numpy.ndarray, swap: bool = False) -> list:
+    """
+    Validated position keys (32 bytes each) of (N,2,26) rows; swap: (side 1, side 0).
+    """
+def batch_rows(keys: list) -> numpy.ndarray:
+    """
+    (N,2,26) int8 rows of N position keys.
+    """
+def decode(arg0: bytes) -> tuple[typing.Annotated[list[int], "FixedSize(26)"], typing.Annotated[list[int], "FixedSize(26)"]]:
+    """
+    Unpacks a key into (mover, opponent) side arrays; -1 = a Shlem prisoner.
+    """
+def encode(arg0: typing.Annotated[collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], "FixedSize(26)"], arg1: typing.Annotated[collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], "FixedSize(26)"]) -> bytes:
+    """
+    Packs two side arrays (validated by the caller) into a key; -1 = a Shlem prisoner.
+    """
+def encoding_width(arg0: str) -> int:
+    ...
+def find_result(arg0: bytes, arg1: bytes) -> int:
+    """
+    Index of key `k` in packed results, or -1.
+    """
+def hardware_threads() -> int:
+    """
+    Threads used for threads=0 (std::thread::hardware_concurrency, at least 1).
+    """
+def perft_split(engine: Engine, key: bytes, depth: typing.SupportsInt | typing.SupportsIndex, ordered: bool = False, min_tasks: typing.SupportsInt | typing.SupportsIndex = 64) -> tuple[list, list, int]:
+    """
+    (keys, weights, remaining_depth): perft(key, depth) = sum(w * perft(k, remaining)).
+    """
+def perft_tasks(engine: Engine, keys: list, weights: list, depth: typing.SupportsInt | typing.SupportsIndex, ordered: bool = False, threads: typing.SupportsInt | typing.SupportsIndex = 1) -> int:
+    """
+    sum(weight * perft(key, depth)) over the tasks, on `threads` threads. GIL released.
+    """
+def perft_threads(engine: Engine, key: bytes, depth: typing.SupportsInt | typing.SupportsIndex, ordered: bool = False, threads: typing.SupportsInt | typing.SupportsIndex = 0) -> int:
+    """
+    perft on `threads` threads (0: all cores). GIL released.
+    """
+def rollout(engine: Engine, key: bytes, games: typing.SupportsInt | typing.SupportsIndex, policy: str = 'random', seed: typing.SupportsInt | typing.SupportsIndex = 0, first_trial: typing.SupportsInt | typing.SupportsIndex = 0, threads: typing.SupportsInt | typing.SupportsIndex = 1, max_plies: typing.SupportsInt | typing.SupportsIndex = 10000) -> dict:
+    """
+    Plays trials [first_trial, first_trial + games) from the key's position with a built-in policy; integer counts (see rollout.hpp). GIL released.
+    """
+def rollout_kinds(arg0: Variant) -> tuple:
+    ...
+def shlem_status(key: bytes, end: ShlemEnd = ..., passes: typing.SupportsInt | typing.SupportsIndex = 0, pass_limit: typing.SupportsInt | typing.SupportsIndex = 4) -> dict:
+    """
+    Shlem end-of-game state with the key's mover on roll: over, winner (+1 mover, -1 other, 0 draw/none), value (points), reason ('', 'blockade', 'no_material', 'left_start', 'passes'), us_blockade / them_blockade (longest runs of closed points on the opponent's line), claimable (claim mode: the mover may claim now). `passes` = consecutive passed turns just before.
+    """
+def swap(arg0: bytes) -> bytes:
+    ...
+def unpack_results(arg0: bytes) -> list:
+    """
+    Keys of packed results.
+    """
+def validate(arg0: Variant, arg1: typing.Annotated[collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], "FixedSize(26)"], arg2: typing.Annotated[collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], "FixedSize(26)"]) -> str:
+    """
+    Empty string when (mover, opponent) is a valid position of the variant, else why not.
+    """
