@@ -267,3 +267,33 @@ def run_timed(benchmark: Any, fn: Callable[[], Any], *, group: str, rounds: int,
     else:
         secs = statistics.median(timed.times[warmup_rounds:] or timed.times)
     return timed.last, secs
+
+
+MISMATCH = ("this path and Engine.enumerate_loop disagree on the number of resulting "
+            "positions: a move-generator inconsistency, not a timing")
+
+
+def workload(n: int) -> str:
+    return f"{n} pos x {len(ROLLS)} rolls"
+
+
+def measure_python_legal_moves(benchmark: Any, figures: Figures, group: str,
+                               positions: list, expected_results: int, *,
+                               materialise: bool) -> None:
+    """One Python call per (position, roll), as a bot written in Python makes them; with
+    ``materialise`` the Move objects are copied out into a plain list as well."""
+
+    def body() -> int:
+        n = 0
+        for p in positions:
+            for d in ROLLS:
+                n += len(list(p.legal_moves(d))) if materialise else len(p.legal_moves(d))
+        return n
+
+    total, secs = run_timed(benchmark, body, group=group, rounds=3 if materialise else 5,
+                            warmup_rounds=1)
+    label = "Python list(pos.legal_moves(d))" if materialise else "Python len(pos.legal_moves(d))"
+    figures.add(Figure(group, label, workload(len(positions)), len(positions) * len(ROLLS),
+                       total, secs, note="" if total == expected_results else "COUNT MISMATCH"),
+                benchmark)
+    assert total == expected_results, MISMATCH

@@ -20,17 +20,19 @@ import numpy as np
 import pytest
 
 import nardy
-from benchmarks.conftest import ROLLS, Figure, Figures, run_timed
+from benchmarks.conftest import (
+    MISMATCH,
+    ROLLS,
+    Figure,
+    Figures,
+    measure_python_legal_moves,
+    run_timed,
+    workload,
+)
 
-MISMATCH = ("this path and Engine.enumerate_loop disagree on the number of resulting "
-            "positions: a move-generator inconsistency, not a timing")
 GROUP = "backgammon"
 #: enumerate_loop passes over the set per timed call
 CORE_REPEAT = 5
-
-
-def _workload(n: int) -> str:
-    return f"{n} pos x {len(ROLLS)} rolls"
 
 
 @pytest.fixture(scope="module")
@@ -61,7 +63,7 @@ def test_core_enumerate_loop(benchmark: Any, figures: Figures, engine: Any,
     assert enums == len(arr) * len(ROLLS) * repeat
     measured = inner[1:] if len(inner) > 1 else inner  # drop the warm-up call
     cxx = sorted(s for _, _, s in measured)[len(measured) // 2]
-    work = _workload(len(arr))
+    work = workload(len(arr))
     figures.add(Figure(GROUP, "C++ core enumerate_loop (C++ timer)", work,
                        enums, results, cxx, role="core"), benchmark)
     figures.add(Figure(GROUP, "C++ core enumerate_loop (pytest-benchmark wall)", work,
@@ -72,39 +74,15 @@ def test_core_enumerate_loop(benchmark: Any, figures: Figures, engine: Any,
 def test_python_legal_moves_materialised(benchmark: Any, figures: Figures,
                                          backgammon_positions: list[nardy.Position],
                                          sample: slice, sample_results: int) -> None:
-    positions = backgammon_positions[sample]
-
-    def body() -> int:
-        n = 0
-        for p in positions:
-            for d in ROLLS:
-                n += len(list(p.legal_moves(d)))
-        return n
-
-    total, secs = run_timed(benchmark, body, group=GROUP, rounds=3, warmup_rounds=1)
-    figures.add(Figure(GROUP, "Python list(pos.legal_moves(d))",
-                       _workload(len(positions)), len(positions) * len(ROLLS), total, secs,
-                       note="" if total == sample_results else "COUNT MISMATCH"), benchmark)
-    assert total == sample_results, MISMATCH
+    measure_python_legal_moves(benchmark, figures, GROUP, backgammon_positions[sample],
+                               sample_results, materialise=True)
 
 
 def test_python_legal_moves_len(benchmark: Any, figures: Figures,
                                 backgammon_positions: list[nardy.Position],
                                 sample: slice, sample_results: int) -> None:
-    positions = backgammon_positions[sample]
-
-    def body() -> int:
-        n = 0
-        for p in positions:
-            for d in ROLLS:
-                n += len(p.legal_moves(d))
-        return n
-
-    total, secs = run_timed(benchmark, body, group=GROUP, rounds=5, warmup_rounds=1)
-    figures.add(Figure(GROUP, "Python len(pos.legal_moves(d))",
-                       _workload(len(positions)), len(positions) * len(ROLLS), total, secs,
-                       note="" if total == sample_results else "COUNT MISMATCH"), benchmark)
-    assert total == sample_results, MISMATCH
+    measure_python_legal_moves(benchmark, figures, GROUP, backgammon_positions[sample],
+                               sample_results, materialise=False)
 
 
 def test_core_on_sample(benchmark: Any, figures: Figures, engine: Any,
@@ -124,7 +102,7 @@ def test_core_on_sample(benchmark: Any, figures: Figures, engine: Any,
     (enums, results, _), _wall = run_timed(benchmark, body, group=GROUP, rounds=5,
                                            warmup_rounds=1)
     measured = sorted(inner[1:] if len(inner) > 1 else inner)
-    figures.add(Figure(GROUP, "C++ core enumerate_loop (C++ timer)", _workload(len(arr)),
+    figures.add(Figure(GROUP, "C++ core enumerate_loop (C++ timer)", workload(len(arr)),
                        enums, results, measured[len(measured) // 2], role="core"), benchmark)
 
 
@@ -150,7 +128,7 @@ def test_gnubg_findbestmoves(benchmark: Any, figures: Figures, backgammon_array:
 
     total, secs = run_timed(benchmark, body, group=GROUP, rounds=3, warmup_rounds=1)
     # gnubg lists one move per distinct resulting position, none for a pass: same work as ours
-    figures.add(Figure(GROUP, "gnubg findbestmoves (0-ply eval incl.)", _workload(len(boards)),
+    figures.add(Figure(GROUP, "gnubg findbestmoves (0-ply eval incl.)", workload(len(boards)),
                        len(boards) * len(ROLLS), total, secs, role="peer",
                        note="" if total == sample_results else "COUNT MISMATCH"), benchmark)
     assert total == sample_results, MISMATCH
@@ -170,7 +148,7 @@ def test_afterstates_batch(benchmark: Any, figures: Figures, engine: Any,
 
     m_rows, secs = run_timed(benchmark, body, group=GROUP, rounds=5, warmup_rounds=1)
     figures.add(Figure(GROUP, "Engine.afterstates numpy batch (N*21 rows in, (M,2,26) out)",
-                       _workload(n), n * len(ROLLS), m_rows, secs), benchmark)
+                       workload(n), n * len(ROLLS), m_rows, secs), benchmark)
 
 
 # -- (e) perft ----------------------------------------------------------------------------

@@ -15,16 +15,17 @@ import numpy as np
 import pytest
 
 import nardy
-from benchmarks.conftest import ROLLS, Figure, Figures, run_timed
+from benchmarks.conftest import (
+    ROLLS,
+    Figure,
+    Figures,
+    measure_python_legal_moves,
+    run_timed,
+    workload,
+)
 
-MISMATCH = ("this path and Engine.enumerate_loop disagree on the number of resulting "
-            "positions: a move-generator inconsistency, not a timing")
 GROUP = "long-nardy"
 CORE_REPEAT = 5
-
-
-def _workload(n: int) -> str:
-    return f"{n} pos x {len(ROLLS)} rolls"
 
 
 @pytest.fixture(scope="module")
@@ -51,7 +52,7 @@ def _core_figures(benchmark: Any, figures: Figures, engine: Any, arr: np.ndarray
                                           warmup_rounds=1)
     assert enums == len(arr) * len(ROLLS) * repeat
     measured = sorted(s for _, _, s in (inner[1:] if len(inner) > 1 else inner))
-    work = _workload(len(arr))
+    work = workload(len(arr))
     figures.add(Figure(GROUP, "C++ core enumerate_loop (C++ timer)", work, enums, results,
                        measured[len(measured) // 2], role="core"), benchmark)
     if wall_row:
@@ -75,39 +76,15 @@ def test_core_on_sample(benchmark: Any, figures: Figures, engine: Any,
 def test_python_legal_moves_materialised(benchmark: Any, figures: Figures,
                                          long_nardy_positions: list[nardy.Position],
                                          sample: slice, sample_results: int) -> None:
-    positions = long_nardy_positions[sample]
-
-    def body() -> int:
-        n = 0
-        for p in positions:
-            for d in ROLLS:
-                n += len(list(p.legal_moves(d)))
-        return n
-
-    total, secs = run_timed(benchmark, body, group=GROUP, rounds=3, warmup_rounds=1)
-    figures.add(Figure(GROUP, "Python list(pos.legal_moves(d))",
-                       _workload(len(positions)), len(positions) * len(ROLLS), total, secs,
-                       note="" if total == sample_results else "COUNT MISMATCH"), benchmark)
-    assert total == sample_results, MISMATCH
+    measure_python_legal_moves(benchmark, figures, GROUP, long_nardy_positions[sample],
+                               sample_results, materialise=True)
 
 
 def test_python_legal_moves_len(benchmark: Any, figures: Figures,
                                 long_nardy_positions: list[nardy.Position],
                                 sample: slice, sample_results: int) -> None:
-    positions = long_nardy_positions[sample]
-
-    def body() -> int:
-        n = 0
-        for p in positions:
-            for d in ROLLS:
-                n += len(p.legal_moves(d))
-        return n
-
-    total, secs = run_timed(benchmark, body, group=GROUP, rounds=5, warmup_rounds=1)
-    figures.add(Figure(GROUP, "Python len(pos.legal_moves(d))",
-                       _workload(len(positions)), len(positions) * len(ROLLS), total, secs,
-                       note="" if total == sample_results else "COUNT MISMATCH"), benchmark)
-    assert total == sample_results, MISMATCH
+    measure_python_legal_moves(benchmark, figures, GROUP, long_nardy_positions[sample],
+                               sample_results, materialise=False)
 
 
 def test_perft4_start(benchmark: Any, figures: Figures, enabled: bool) -> None:
