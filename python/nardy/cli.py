@@ -16,12 +16,19 @@ def _position(variant_name: str, text: str | None) -> Position:
     variant = as_variant(variant_name)
     if text is None:
         return Position(variant)
+    if ":" in text:  # the nardy text form, any variant
+        from nardy.formats.text import from_text
+
+        position = from_text(text).position
+        if position.variant.name != variant.name:
+            raise Error(f"--position is a {position.variant.name} position, not {variant.name}")
+        return position
     if isinstance(variant, Backgammon):
         from nardy.formats import decode_position_id
 
         mover, opponent = decode_position_id(text)
         return Position.from_sides(variant, mover, opponent)
-    raise Error(f"--position takes a gnubg Position ID, which only exists for backgammon")
+    raise Error("--position takes the nardy text form, or a gnubg Position ID for backgammon")
 
 
 def _cmd_perft(args: argparse.Namespace) -> int:
@@ -114,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("depth", type=int)
     p.add_argument("--divide", action="store_true", help="one line per first roll")
     p.add_argument("--rolls", type=int, choices=(21, 36), default=21)
-    p.add_argument("--position", help="gnubg Position ID (backgammon)")
+    p.add_argument("--position", help="nardy text form (any variant) or gnubg Position ID (backgammon)")
     p.add_argument("--threads", type=int, default=1,
                    help="C++ threads (0: all cores), root moves split across them")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
@@ -123,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
     m = sub.add_parser("moves", help="list the legal moves for a roll")
     m.add_argument("variant")
     m.add_argument("dice", help="e.g. 31 or 3-1")
-    m.add_argument("--position", help="gnubg Position ID (backgammon)")
+    m.add_argument("--position", help="nardy text form (any variant) or gnubg Position ID (backgammon)")
     m.set_defaults(func=_cmd_moves)
     r = sub.add_parser("rollout", help="play games to the end from a position (C++ rollouts)")
     r.add_argument("variant")
@@ -131,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--policy", choices=("random", "greedy"), default="random")
     r.add_argument("--seed", type=int, default=0)
     r.add_argument("--threads", type=int, default=0, help="C++ threads (0: all cores)")
-    r.add_argument("--position", help="gnubg Position ID (backgammon)")
+    r.add_argument("--position", help="nardy text form (any variant) or gnubg Position ID (backgammon)")
     r.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="progress bar on stderr (default: when stderr is a terminal)")
     r.set_defaults(func=_cmd_rollout)
