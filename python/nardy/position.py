@@ -7,6 +7,7 @@ point of view of the player on roll (see ``docs/coordinates.md``).
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
@@ -320,14 +321,16 @@ class Position:
 
 def _side(values: Sequence[int], who: str) -> tuple[int, ...]:
     try:
-        side = tuple(values)
+        raw = tuple(values)
     except TypeError:
         raise InvalidPositionError(f"{who} side must be a sequence of 26 integers") from None
+    # any integer type (numpy's included), never bool or float
+    if not all(isinstance(x, numbers.Integral) and not isinstance(x, bool) for x in raw):
+        raise InvalidPositionError(f"{who} side must hold integers, got {raw!r}")
+    side = tuple(int(x) for x in raw)
     if len(side) == 25:  # gnubg's layout without the off count
-        if not all(isinstance(x, int) for x in side):
-            raise InvalidPositionError(f"{who} side must hold integers")
         side = side + (15 - sum(side),)
-    if len(side) != 26 or not all(isinstance(x, int) and not isinstance(x, bool) for x in side):
+    if len(side) != 26:
         raise InvalidPositionError(f"{who} side must be 26 integers (24 points, bar, off)")
     if any(x < -1 or x > 15 for x in side):  # -1: a Shlem prisoner (the core validates)
         raise InvalidPositionError(f"{who} side has a count outside 0..15: {side}")
