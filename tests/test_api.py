@@ -439,3 +439,13 @@ def test_cli_bad_dice_text(dice, capsys):
         rc = e.code
     assert rc == 2
     assert "error" in capsys.readouterr().err
+
+
+def test_from_sides_accepts_numpy_integers_and_rejects_floats():
+    import numpy as np
+
+    side = np.zeros(26, dtype=np.int8)
+    side[23], side[12], side[7], side[5] = 2, 5, 3, 5  # the opening, 2-5-3-5
+    assert nardy.Position.from_sides("backgammon", side, side) == nardy.Position("backgammon")
+    with pytest.raises(nardy.InvalidPositionError):
+        nardy.Position.from_sides("backgammon", side.astype(np.float64), side)
