@@ -750,11 +750,11 @@ def test_draw_is_long_nardy_only():
         Game("backgammon", last_roll_draw=True)
 
 
-def test_unsupported_variant():
-    if "shlem" not in [v.name for v in nardy.VARIANTS]:
-        pytest.skip("no Shlem variant")
+def test_shlem_games_have_no_cube():
+    # Shlem games are supported (tests/test_game_shlem.py), without the cube
+    assert Game("shlem").rules.cube is False
     with pytest.raises(InvalidRuleError):
-        Game("shlem")
+        Game("shlem", cube=True)
 
 
 # ------------------------------------------------------------------------------------------

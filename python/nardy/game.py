@@ -26,7 +26,15 @@ from nardy.errors import (
     InvalidRuleError,
 )
 from nardy.position import PASS, LegalMoves, Move, Position
-from nardy.variants import BLACK, WHITE, Backgammon, LongNardy, Variant, as_variant
+from nardy.variants import (
+    BLACK,
+    WHITE,
+    Backgammon,
+    LongNardy,
+    Shlem,
+    Variant,
+    as_variant,
+)
 
 # ---------------------------------------------------------------------------------------------
 # Scoring presets
@@ -175,9 +183,44 @@ class FourKindScoring(Scoring):
         return 1 if sum(loser[0:6]) == 15 else 2
 
 
+class ShlemScoring(Scoring):
+    """Seed 003 (docs/rules/shlem.md S13, S35): a game ended without a blockade is won by the
+    player with more closed points on the opponent's territory, for 1 point
+    (``closed_points``); a blockade of length n wins n² (``blockade_2`` 4, ``blockade_3`` 9,
+    ``blockade_4`` 16, ``blockade_5`` 25, ... ``blockade_12`` 144). Shlem games are not
+    decided by bearing off, so :meth:`classify` is never used; :meth:`Game` reads the end from
+    :meth:`nardy.Shlem.status`."""
+
+    name = "shlem"
+    aliases = ("seed_003",)
+    kinds = (("closed_points", 1),) + tuple((f"blockade_{n}", n * n) for n in range(2, 13))
+    kind_aliases: ClassVar[dict[str, str]] = {
+        "points": "closed_points", "single": "closed_points",
+        "diad": "blockade_2", "double": "blockade_2",
+        "triad": "blockade_3", "copper_helmet": "blockade_3",
+        "tetrad": "blockade_4", "silver_helmet": "blockade_4",
+        "pentad": "blockade_5", "golden_helmet": "blockade_5",
+    }
+    variants = (Shlem,)
+    source = "seed 003, «Виды блокад (шлемов)», «Завершение партии»"
+
+    def classify(self, loser: Sequence[int]) -> int:
+        raise GameStateError("a Shlem game is not won by bearing off")
+
+    def evaluate(self, position: Position, winner: int) -> tuple[str, int]:
+        raise GameStateError("a Shlem game is not won by bearing off")
+
+    def kind_of(self, value: int) -> str:
+        """The kind of a Shlem win worth ``value`` points (1, or a blockade's length²)."""
+        for k, v in self.kinds:
+            if v == value:
+                return k
+        raise GameStateError(f"no Shlem win is worth {value} points")
+
+
 SCORINGS: dict[str, Scoring] = {
     s.name: s for s in (StandardScoring(), EncyclopediaScoring(), OinMarsScoring(),
-                        FourKindScoring())
+                        FourKindScoring(), ShlemScoring())
 }
 
 
@@ -209,8 +252,9 @@ def _family(v: Variant) -> str:
         return "backgammon"
     if isinstance(v, LongNardy):
         return "long-nardy"
-    raise InvalidRuleError(f"games of {v.name} are not supported yet (backgammon and long "
-                           "nardy are)")
+    if isinstance(v, Shlem):
+        return "shlem"
+    raise InvalidRuleError(f"games of {v.name} are not supported")
 
 
 @dataclass(frozen=True)
@@ -219,11 +263,12 @@ class GameRules:
 
     ================= ===============================================================
     scoring           scoring preset: ``standard`` (default) or ``encyclopedia`` for
-                      backgammon; ``oin_mars`` (default) or ``four_kind`` for long nardy
+                      backgammon; ``oin_mars`` (default) or ``four_kind`` for long nardy;
+                      ``shlem`` for Shlem
     opening_roll      ``rolloff``: the starter plays the two roll-off dice (backgammon
                       default); ``fresh``: he throws two new dice (long-nardy default)
     cube              the doubling cube («даве»); default on in backgammon, off in long
-                      nardy (on = Nardegammon)
+                      nardy (on = Nardegammon); Shlem has none
     max_cube          the highest stake the cube may reach (None: no limit)
     stakes            ``geometric`` (1, 2, 4, 8 ...) or ``arithmetic`` (1, 2, 3, 4 ...)
     beaver            a doubled player may beaver (redouble at once, keeping the cube)
@@ -253,13 +298,17 @@ class GameRules:
     def resolve(self, variant: Variant | type[Variant] | str | None = None) -> GameRules:
         """These rules with the variant's defaults filled in, validated."""
         v = as_variant(variant)
-        short = _family(v) == "backgammon"
+        family = _family(v)
+        short = family == "backgammon"
+        default_scoring = {"backgammon": "standard", "long-nardy": "oin_mars",
+                           "shlem": "shlem"}[family]
         r = replace(
             self,
             scoring=find_scoring(self.scoring).name if self.scoring is not None
-            else ("standard" if short else "oin_mars"),
+            else default_scoring,
+            # Shlem: «Розыгрыш первого хода. Идентично классическим правилам коротких нард.»
             opening_roll=self.opening_roll if self.opening_roll is not None
-            else (ROLLOFF if short else FRESH),
+            else (FRESH if family == "long-nardy" else ROLLOFF),
             cube=self.cube if self.cube is not None else short,
         )
         r._validate(v)
@@ -293,6 +342,8 @@ class GameRules:
                 raise bad("auto_doubles and max_cube need the cube (cube=True)")
         if self.raccoon and not self.beaver:
             raise bad("raccoon needs beaver")
+        if self.cube and _family(v) == "shlem":
+            raise bad("Shlem is played without the doubling cube (seed 003 has none)")
         if self.last_roll_draw and _family(v) != "long-nardy":
             raise bad("the last-roll draw is a long-nardy rule (seed 000 §4.3)")
         if self.draw_points not in (0.5, 1) or isinstance(self.draw_points, bool):
@@ -347,7 +398,8 @@ class Action(NamedTuple):
     ``kind`` is one of ``opening`` (``dice`` = (white's die, black's die)), ``roll``, ``move``
     (with ``move`` and the ``dice`` it used), ``pass``, ``double``, ``take``, ``drop``,
     ``beaver``, ``raccoon``, ``resign`` (``level`` 1..n of the scoring preset), ``accept``,
-    ``decline``. ``player`` is the colour that acted (None for an opening throw).
+    ``decline``, ``claim`` (Shlem, ``blockade_end="claim"``: the player on roll claims his
+    blockade). ``player`` is the colour that acted (None for an opening throw).
     """
 
     kind: str
@@ -373,7 +425,9 @@ class Result:
     """How a game ended and what it is worth.
 
     ``reason``: ``bear-off`` (the winner bore off all 15), ``drop`` (a double was refused),
-    ``resign`` (a resignation was accepted) or ``draw`` (long nardy's last-roll draw).
+    ``resign`` (a resignation was accepted) or ``draw`` (long nardy's last-roll draw); for
+    Shlem the end rule of :meth:`nardy.Shlem.status`: ``blockade`` (built, or claimed),
+    ``left_start``, ``no_material`` or ``passes`` (a draw keeps its reason, kind ``draw``).
     ``kind``/``value``: the kind of win and its value in the scoring preset (``single``/1 for
     a drop; ``draw``/0 for a draw). ``counted``: the value after the Jacoby and "no mars with
     the cube" rules. ``cube``: the stake. ``points``: what the winner scores (``counted *
@@ -445,13 +499,18 @@ class Game:
     Actions, each allowed only at its moment (else :class:`GameStateError` / :class:`CubeError`):
     :meth:`roll`, :meth:`play`, :meth:`pass_turn`, :meth:`double`, :meth:`take`, :meth:`drop`,
     :meth:`beaver`, :meth:`raccoon`, :meth:`resign`, :meth:`accept`, :meth:`decline`,
-    :meth:`undo`.
+    :meth:`claim` (Shlem), :meth:`undo`.
 
     ``position``: start from that position instead of the opening (the colour on roll in it is
     on roll, no opening throw); ``starter`` says who started the game (default: the colour on
     roll), which the long-nardy draw needs. ``crawford``: the Crawford game of a match - the
     cube may not be used at all. ``seed``: the dice generator's seed (None: a fresh one, kept
-    in :attr:`seed` so the game can be reproduced).
+    in :attr:`seed` so the game can be reproduced). ``passes`` (Shlem, with ``position``): the
+    turns passed in a row just before that position, for the pass-limit end rule.
+
+    Shlem (docs/rules/games-and-matches.md §11): no cube; after every move and pass the game
+    ends when :meth:`nardy.Shlem.status` says so (a blockade wins its length², otherwise more
+    closed points on the opponent's territory wins 1, equal counts draw).
     """
 
     def __init__(
@@ -463,6 +522,7 @@ class Game:
         position: Position | None = None,
         starter: int | None = None,
         crawford: bool = False,
+        passes: int = 0,
         **rule_options: Any,
     ) -> None:
         if position is not None:
@@ -500,6 +560,13 @@ class Game:
         self._resign: tuple[int, int, Phase] | None = None
         self._last_roll = False
         self._result: Result | None = None
+        self._shlem = isinstance(v, Shlem)
+        if (not isinstance(passes, int) or isinstance(passes, bool) or passes < 0
+                or (passes and not (self._shlem and position is not None))):
+            raise InvalidRuleError("passes is the count of consecutive passed turns before a "
+                                   "Shlem game started from a position (an integer >= 0)")
+        self._passes = passes   # Shlem: consecutive passed turns just before this one
+        self._start_passes = passes
         if position is None:
             if starter is not None:
                 raise InvalidRuleError("starter is only for games started from a position")
@@ -514,9 +581,12 @@ class Game:
             self._position = position
             self._starter = position.turn if starter is None else starter
             self._phase = Phase.ROLL
-            w = position.winner()
-            if w is not None:
-                self._finish_bear_off(w)
+            if self._shlem:
+                self._check_shlem_end()
+            else:
+                w = position.winner()
+                if w is not None:
+                    self._finish_bear_off(w)
 
     # -- construction helpers ----------------------------------------------------------
     @classmethod
@@ -529,12 +599,13 @@ class Game:
         position: Position | None = None,
         starter: int | None = None,
         crawford: bool = False,
+        passes: int = 0,
         **rule_options: Any,
     ) -> Game:
         """A new game built by applying ``history`` (with its recorded dice) in order. Rolls
         after the end of the history draw new dice from seed 0 (pass dice to control them)."""
         g = cls(variant, rules, 0, position=position, starter=starter, crawford=crawford,
-                **rule_options)
+                passes=passes, **rule_options)
         for action in history:
             g.apply(action)
         return g
@@ -543,7 +614,8 @@ class Game:
         """A fresh game rebuilt from this game's history (same rules, start and dice)."""
         g = Game(self._variant, self._rules, self._seed,
                  position=self._start if self._from_position else None,
-                 starter=self._given_starter, crawford=self._crawford)
+                 starter=self._given_starter, crawford=self._crawford,
+                 passes=self._start_passes)
         for action in self._history:
             g.apply(action)
         return g
@@ -559,6 +631,8 @@ class Game:
             self.play(action.move if action.move is not None else PASS)
         elif k == "pass":
             self.pass_turn()
+        elif k == "claim":
+            self.claim()
         elif k == "resign":
             self.resign(action.level if action.level is not None else 1)
         elif k in ("double", "take", "drop", "beaver", "raccoon", "accept", "decline"):
@@ -640,6 +714,12 @@ class Game:
         return tuple(self._history)
 
     @property
+    def passes(self) -> int | None:
+        """Shlem: how many turns in a row have just been passed (both players; a move resets
+        it), the count the pass-limit end rule reads. None for other variants."""
+        return self._passes if self._shlem else None
+
+    @property
     def cube_in_play(self) -> bool:
         """The cube is used in this game (the rules have it and it is not a Crawford game)."""
         return bool(self._rules.cube) and not self._crawford
@@ -699,12 +779,14 @@ class Game:
     def _snapshot(self) -> tuple[Any, ...]:
         return (self._position, self._phase, self._dice, self._moves, self._legal, self._starter,
                 self._cube_level, self._cube_owner, self._cube_turned, self._auto_done,
-                self._doubled_this_turn, self._resign, self._last_roll, self._result)
+                self._doubled_this_turn, self._resign, self._last_roll, self._result,
+                self._passes)
 
     def _restore(self, s: tuple[Any, ...]) -> None:
         (self._position, self._phase, self._dice, self._moves, self._legal, self._starter,
          self._cube_level, self._cube_owner, self._cube_turned, self._auto_done,
-         self._doubled_this_turn, self._resign, self._last_roll, self._result) = s
+         self._doubled_this_turn, self._resign, self._last_roll, self._result,
+         self._passes) = s
 
     def _record(self, action: Action, snapshot: tuple[Any, ...]) -> None:
         self._history.append(action)
@@ -740,6 +822,19 @@ class Game:
         self._dice = None
         self._moves = None
         self._legal = None
+
+    def _check_shlem_end(self) -> None:
+        """Ends a Shlem game when :meth:`nardy.Shlem.status` says it is over (the player on
+        roll is the one about to act, ``passes`` the passed turns just before)."""
+        st = self._variant.status(self._position, self._passes)  # type: ignore[attr-defined]
+        if not st["over"]:
+            return
+        winner = st["winner"]
+        if winner is None:
+            self._end(None, st["reason"], "draw", 0)
+        else:
+            kind = self._scoring.kind_of(st["value"])  # type: ignore[attr-defined]
+            self._end(winner, st["reason"], kind, st["value"])
 
     def _finish_bear_off(self, winner: int) -> None:
         kind, value = self._scoring.evaluate(self._position, winner)
@@ -868,13 +963,18 @@ class Game:
         mover = self._position.turn
         self._position = self._position.pass_turn()
         self._record(Action("pass", mover, self._dice), snap)
-        self._after_move(mover, False)
+        self._after_move(mover, False, passed=True)
 
-    def _after_move(self, mover: int, finished: bool) -> None:
+    def _after_move(self, mover: int, finished: bool, passed: bool = False) -> None:
         self._dice = None
         self._moves = None
         self._legal = None
         self._doubled_this_turn = False
+        if self._shlem:
+            self._passes = self._passes + 1 if passed else 0
+            self._phase = Phase.ROLL
+            self._check_shlem_end()
+            return
         if self._last_roll:
             # the last roll of the long-nardy draw rule has been played: the game ends
             if finished:
@@ -890,6 +990,30 @@ class Game:
             self._finish_bear_off(mover)
             return
         self._phase = Phase.ROLL
+
+    # -- Shlem: claiming a blockade --------------------------------------------------------
+    def can_claim(self) -> bool:
+        """Shlem with ``blockade_end="claim"``: whether the player on roll may claim a blockade
+        now (at the start of his turn, before rolling)."""
+        if not self._shlem or self._phase is not Phase.ROLL:
+            return False
+        st = self._variant.status(self._position, self._passes)  # type: ignore[attr-defined]
+        return bool(st["claimable"])
+
+    def claim(self) -> None:
+        """Shlem with ``blockade_end="claim"``: the player on roll claims the blockade he holds
+        on the opponent's line, before rolling; the game ends and he wins its length²."""
+        self._need(Phase.ROLL)
+        if not self._shlem or self._variant.rules["blockade_end"] != "claim":
+            raise GameStateError("only Shlem with blockade_end='claim' has claims")
+        turn = self._position.turn
+        st = self._variant.status(self._position, self._passes)  # type: ignore[attr-defined]
+        if not st["claimable"]:
+            raise GameStateError(f"{_color_name(turn)} holds no blockade to claim")
+        n = st["blockade"][turn]
+        snap = self._snapshot()
+        self._end(turn, "blockade", self._scoring.kind_of(n * n), n * n)  # type: ignore[attr-defined]
+        self._record(Action("claim", turn), snap)
 
     # -- the cube ----------------------------------------------------------------------
     def _cube_refusal(self, extra_levels: int) -> str | None:
@@ -1099,5 +1223,5 @@ def _dice_pair(dice: Sequence[int]) -> tuple[int, int]:
 __all__ = [
     "ARITHMETIC", "FRESH", "GEOMETRIC", "ROLLOFF", "SCORINGS",
     "Action", "EncyclopediaScoring", "FourKindScoring", "Game", "GameRules", "OinMarsScoring",
-    "Phase", "Result", "Scoring", "StandardScoring", "find_scoring",
+    "Phase", "Result", "Scoring", "ShlemScoring", "StandardScoring", "find_scoring",
 ]

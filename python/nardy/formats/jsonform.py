@@ -280,7 +280,7 @@ def _read_seed(value: Any, path: str) -> Any:
 
 
 _KINDS = ("opening", "roll", "move", "pass", "double", "take", "drop", "beaver", "raccoon",
-          "resign", "accept", "decline")
+          "resign", "accept", "decline", "claim")
 
 
 def _read_action(d: Any, path: str) -> Any:

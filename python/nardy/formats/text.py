@@ -517,8 +517,9 @@ def _state_to_game(s: TextState, rules: Any, seed: Any, rule_options: dict[str, 
         if s.opening:
             g = Game(s.position.variant, rules, seed, crawford=s.crawford, **rule_options)
         else:
+            extra = {"passes": s.passes} if s.passes else {}
             g = Game(s.position.variant, rules, seed, position=s.position, starter=s.starter,
-                     crawford=s.crawford, **rule_options)
+                     crawford=s.crawford, **extra, **rule_options)
     except Error as e:
         raise _bad(f"cannot make a game of this state: {e}") from None
     if g.cube_in_play != (s.cube is not None):
