@@ -461,14 +461,16 @@ Empty when the player cannot move (the turn passes).)doc")
       .def("perft", [](Engine& e, const Key& k, int depth, bool ordered) {
         if (depth < 0) throw py::value_error("depth must be >= 0");
         py::gil_scoped_release release;
-        return e.perft(from_key(k), depth, ordered);
+        Engine local(e.variant(), e.rules());  // GIL released: other threads may use `e`
+        return local.perft(from_key(k), depth, ordered);
       }, py::arg("key"), py::arg("depth"), py::arg("ordered") = false)
       .def("divide", [](Engine& e, const Key& k, int depth, bool ordered) {
         if (depth < 1) throw py::value_error("depth must be >= 1");
         std::vector<DivideEntry> d;
         {
           py::gil_scoped_release release;
-          d = e.divide(from_key(k), depth, ordered);
+          Engine local(e.variant(), e.rules());  // GIL released: other threads may use `e`
+          d = local.divide(from_key(k), depth, ordered);
         }
         py::list out;
         for (const auto& x : d) out.append(py::make_tuple(x.d1, x.d2, x.nodes));
@@ -493,10 +495,11 @@ Empty when the player cannot move (the turn passes).)doc")
         int64_t* off = offsets.mutable_data();
         {
           py::gil_scoped_release release;
+          Engine local(e.variant(), e.rules());  // GIL released: other threads may use `e`
           MoveList list;
           off[0] = 0;
           for (size_t i = 0; i < n; ++i) {
-            e.generate(positions[i], d[2 * i], d[2 * i + 1], list);
+            local.generate(positions[i], d[2 * i], d[2 * i + 1], list);
             const size_t base = out->size();
             out->resize(base + list.size() * 2 * kSlots);
             for (size_t k = 0; k < list.size(); ++k)
@@ -520,7 +523,8 @@ Empty when the player cannot move (the turn passes).)doc")
         for (size_t i = 0; i < n; ++i)
           positions[i] = position_from_row(boards.data() + i * 2 * kSlots, e.variant(), i);
         py::gil_scoped_release release;
-        const EnumerationStats st = enumerate_all(e, positions, repeat);
+        Engine local(e.variant(), e.rules());  // GIL released: other threads may use `e`
+        const EnumerationStats st = enumerate_all(local, positions, repeat);
         return std::make_tuple(st.enumerations, st.results, st.seconds);
       }, py::arg("positions"), py::arg("repeat") = 1,
          "Benchmark kernel: enumerates every (position, 21 rolls) `repeat` times in C++; returns "
