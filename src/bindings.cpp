@@ -86,20 +86,22 @@ struct MoveSet {
   }
 };
 
-// nardy.Move objects are immutable values, so equal step lists share one object. The cache
-// maps a packed step list (12 bits a step: valid, from, to + 1, hit) to its Move, created by
-// the Python factory registered at import; it is cleared when it grows past a bound, so
-// memory stays flat in long runs.
-// An interned attribute name that lives as long as the process (see g_move_factory).
+// An interned attribute name that lives as long as the process (see g_move_type).
 const py::str& attr_name(const char* name) {
   return *new py::str(name);
 }
 
-// Module-lifetime Python objects are deliberately leaked: destroying them in C++ static
-// destructors would run after the interpreter is gone.
-py::object& g_move_factory = *new py::object();
-std::unordered_map<uint64_t, py::object>* g_move_cache = nullptr;
-constexpr size_t kMoveCacheLimit = size_t{1} << 18;
+// nardy.Move objects are immutable values made here without calling Python: each Step
+// (at most 25 x 26 x 2 of them) is created once and shared, a Move is allocated from its
+// type and given its tuple of Steps. Neither can take part in a reference cycle, so they are
+// untracked by the garbage collector. Equal step lists share one Move through a bounded
+// cache (cleared when full, so memory stays flat in long runs). Module-lifetime objects are
+// deliberately leaked: C++ static destructors would run after the interpreter is gone.
+PyTypeObject* g_move_type = nullptr;
+py::object& g_step_type = *new py::object();
+PyObject* g_steps[25 * 26 * 2] = {};
+std::unordered_map<uint64_t, PyObject*>* g_move_cache = nullptr;
+constexpr size_t kMoveCacheLimit = size_t{1} << 16;
 
 uint64_t pack_steps(const Move& m) noexcept {
   uint64_t code = 0;
@@ -111,15 +113,40 @@ uint64_t pack_steps(const Move& m) noexcept {
   return code;
 }
 
+PyObject* step_object(const Step& s) {
+  PyObject*& slot = g_steps[(s.from * 26 + (s.to + 1)) * 2 + (s.hit ? 1 : 0)];
+  if (!slot) slot = g_step_type(int(s.from), int(s.to), bool(s.hit)).release().ptr();
+  return slot;
+}
+
+py::object new_move(const Move& m) {
+  if (!g_move_type) throw std::runtime_error("nardy._core: Move and Step types not registered");
+  py::tuple steps(m.n_steps);
+  for (int k = 0; k < m.n_steps; ++k) {
+    PyObject* st = step_object(m.steps[k]);
+    Py_INCREF(st);
+    PyTuple_SET_ITEM(steps.ptr(), k, st);
+  }
+  py::object obj = py::reinterpret_steal<py::object>(g_move_type->tp_alloc(g_move_type, 0));
+  if (!obj) throw py::error_already_set();
+  static const py::str& s_steps = attr_name("_steps");
+  if (PyObject_SetAttr(obj.ptr(), s_steps.ptr(), steps.ptr()) != 0) throw py::error_already_set();
+  PyObject_GC_UnTrack(steps.ptr());
+  if (PyObject_IS_GC(obj.ptr())) PyObject_GC_UnTrack(obj.ptr());
+  return obj;
+}
+
 py::object move_object(const Move& m) {
-  if (!g_move_cache) g_move_cache = new std::unordered_map<uint64_t, py::object>();
+  if (!g_move_cache) g_move_cache = new std::unordered_map<uint64_t, PyObject*>();
   const uint64_t code = pack_steps(m);
   auto it = g_move_cache->find(code);
-  if (it != g_move_cache->end()) return it->second;
-  if (!g_move_factory) throw std::runtime_error("nardy._core: no Move factory registered");
-  if (g_move_cache->size() >= kMoveCacheLimit) g_move_cache->clear();
-  py::object obj = g_move_factory(steps_tuple(m));
-  g_move_cache->emplace(code, obj);
+  if (it != g_move_cache->end()) return py::reinterpret_borrow<py::object>(it->second);
+  if (g_move_cache->size() >= kMoveCacheLimit) {
+    for (auto& [c, o] : *g_move_cache) Py_DECREF(o);
+    g_move_cache->clear();
+  }
+  py::object obj = new_move(m);
+  g_move_cache->emplace(code, py::object(obj).release().ptr());
   return obj;
 }
 
@@ -281,10 +308,17 @@ PYBIND11_MODULE(_core, m) {
     for (size_t i = 0; i + 32 <= data.size(); i += 32) out[i / 32] = py::cast(unpack_key(data.data() + i));
     return out;
   }, "Keys of packed results.");
-  m.def("_set_move_factory", [](py::object f) {
-    g_move_factory = std::move(f);
-    if (g_move_cache) g_move_cache->clear();
-  }, "Registers the callable that turns a tuple of (from, to, hit) steps into a nardy.Move.");
+  m.def("_set_move_types", [](py::object move_type, py::object step_type) {
+    if (!PyType_Check(move_type.ptr()) || !PyType_Check(step_type.ptr()))
+      throw py::type_error("expected the Move and Step classes");
+    if (g_move_cache) {
+      for (auto& [c, o] : *g_move_cache) Py_DECREF(o);
+      g_move_cache->clear();
+    }
+    for (PyObject*& st : g_steps) Py_CLEAR(st);
+    g_move_type = reinterpret_cast<PyTypeObject*>(move_type.release().ptr());
+    g_step_type = std::move(step_type);
+  }, "Registers nardy.Move and nardy.Step, which the core instantiates directly.");
 
   py::class_<MoveSet>(m, "LegalMoves", R"doc(The legal moves of one position and roll.
 

@@ -311,9 +311,9 @@ class LockstepRollout:
         ...
 def _set_legal_moves_type(arg0: typing.Any) -> None:
     ...
-def _set_move_factory(arg0: typing.Any) -> None:
+def _set_move_types(arg0: typing.Any, arg1: typing.Any) -> None:
     """
-    Registers the callable that turns a tuple of (from, to, hit) steps into a nardy.Move.
+    Registers nardy.Move and nardy.Step, which the core instantiates directly.
     """
 def batch_afterstate_features(engine: Engine, boards: numpy.ndarray, dice: numpy.ndarray, kind: str, rows: bool = False, threads: typing.SupportsInt | typing.SupportsIndex = 1) -> tuple:
     """

@@ -122,13 +122,8 @@ class Move:
 PASS = Move(())
 
 
-def _move_from_core(steps: tuple[tuple[int, int, bool], ...]) -> Move:
-    m = object.__new__(Move)
-    m._steps = tuple(Step(*s) for s in steps)
-    return m
-
-
-_core._set_move_factory(_move_from_core)
+# The core builds Move objects itself (shared Step values, no __init__ call).
+_core._set_move_types(Move, Step)
 
 
 class Position:
