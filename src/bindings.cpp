@@ -101,7 +101,7 @@ PyTypeObject* g_move_type = nullptr;
 py::object& g_step_type = *new py::object();
 PyObject* g_steps[25 * 26 * 2] = {};
 std::unordered_map<uint64_t, PyObject*>* g_move_cache = nullptr;
-constexpr size_t kMoveCacheLimit = size_t{1} << 16;
+constexpr size_t kMoveCacheLimit = size_t{1} << 18;  // a few tens of MB at most
 
 uint64_t pack_steps(const Move& m) noexcept {
   uint64_t code = 0;
