@@ -72,17 +72,6 @@ class MoveList {
     }
   }
 
-  // Index of the move leading to `result`, or -1.
-  [[nodiscard]] long find(const Position& result) const noexcept {
-    const uint64_t h = result.hash();
-    const size_t mask = table_.size() - 1;
-    for (size_t i = h & mask;; i = (i + 1) & mask) {
-      const Slot& s = table_[i];
-      if (s.generation != generation_) return -1;
-      if (moves_[s.index].result == result) return s.index;
-    }
-  }
-
   [[nodiscard]] size_t size() const noexcept { return size_; }
   [[nodiscard]] bool empty() const noexcept { return size_ == 0; }
   [[nodiscard]] const Move& operator[](size_t i) const noexcept { return moves_[i]; }
