@@ -51,13 +51,28 @@ struct Side {
   uint64_t w[2] = {0, 0};
 
   [[nodiscard]] constexpr int count(int slot) const noexcept {
-    return static_cast<int>((w[slot >> 4] >> ((slot & 15) * 4)) & 0xF);
+    return static_cast<int>(((slot < 16 ? w[0] : w[1]) >> ((slot & 15) * 4)) & 0xF);
   }
   [[nodiscard]] constexpr int bar() const noexcept { return static_cast<int>((w[1] >> 32) & 0xF); }
   [[nodiscard]] constexpr int off() const noexcept { return static_cast<int>((w[1] >> 36) & 0xF); }
 
-  constexpr void add(int slot) noexcept { w[slot >> 4] += uint64_t{1} << ((slot & 15) * 4); }
-  constexpr void remove(int slot) noexcept { w[slot >> 4] -= uint64_t{1} << ((slot & 15) * 4); }
+  // Both words are updated with a select instead of indexing w[slot >> 4]: an indexed store
+  // would keep the side in memory through the whole move search.
+  constexpr void add(int slot) noexcept {
+    const uint64_t one = uint64_t{1} << ((slot & 15) * 4);
+    w[0] += slot < 16 ? one : 0;
+    w[1] += slot < 16 ? 0 : one;
+  }
+  constexpr void remove(int slot) noexcept {
+    const uint64_t one = uint64_t{1} << ((slot & 15) * 4);
+    w[0] -= slot < 16 ? one : 0;
+    w[1] -= slot < 16 ? 0 : one;
+  }
+  // True when the slot holds no checker.
+  [[nodiscard]] constexpr bool empty(int slot) const noexcept {
+    const uint64_t nibble = uint64_t{0xF} << ((slot & 15) * 4);
+    return ((slot < 16 ? w[0] : w[1]) & nibble) == 0;
+  }
   constexpr void set(int slot, int n) noexcept {
     const int shift = (slot & 15) * 4;
     w[slot >> 4] = (w[slot >> 4] & ~(uint64_t{0xF} << shift)) | (uint64_t(n & 0xF) << shift);

@@ -18,7 +18,7 @@ NARDY_HOT bool may_bear_off(const Side& us, uint32_t ours, int from, int to) noe
 NARDY_HOT void move_checker(Side& side, uint32_t& occ, int from, int to) noexcept {
   side.remove(from);
   side.add(to);
-  const uint32_t emptied = (1u << from) & kBoardMask & (0u - uint32_t(side.count(from) == 0));
+  const uint32_t emptied = (1u << from) & kBoardMask & (0u - uint32_t(side.empty(from)));
   occ = (occ & ~emptied) | ((1u << to) & kBoardMask);
 }
 
