@@ -1,6 +1,7 @@
 // Complete moves and the list that collects them, deduplicated by resulting position.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -51,24 +52,24 @@ class MoveList {
   }
 
   // Adds the move unless a move with the same result is already present. `steps` points to
-  // kMaxSteps steps of which the first n_steps count.
+  // kMaxSteps steps of which the first n_steps count. The sizes it checks are cached in plain
+  // members: the vectors' own size() would cost a division by sizeof(Move) per call.
   bool insert(const Position& result, const Step* steps, int n_steps) {
-    if ((size_ + 1) * 2 > table_.size()) grow();
+    if (size_ >= grow_at_) grow();
     const uint64_t h = result.hash();
-    const size_t mask = table_.size() - 1;
-    for (size_t i = h & mask;; i = (i + 1) & mask) {
-      Slot& s = table_[i];
+    const Slot* table = table_.data();
+    Move* moves = moves_.data();
+    for (size_t i = h & mask_;; i = (i + 1) & mask_) {
+      const Slot& s = table[i];
       if (s.generation != generation_) {
-        if (size_ == moves_.size()) moves_.resize(moves_.size() * 2);
-        s.generation = generation_;
-        s.index = static_cast<uint32_t>(size_);
-        Move& m = moves_[size_++];
+        table_[i] = Slot{generation_, static_cast<uint32_t>(size_)};
+        Move& m = moves[size_++];
         m.result = result;
         m.n_steps = static_cast<uint8_t>(n_steps);
         std::memcpy(m.steps.data(), steps, sizeof(Step) * kMaxSteps);
         return true;
       }
-      if (moves_[s.index].result == result) return false;
+      if (moves[s.index].result == result) return false;
     }
   }
 
@@ -81,6 +82,8 @@ class MoveList {
     moves_.swap(other.moves_);
     table_.swap(other.table_);
     std::swap(size_, other.size_);
+    std::swap(mask_, other.mask_);
+    std::swap(grow_at_, other.grow_at_);
     std::swap(generation_, other.generation_);
   }
 
@@ -90,20 +93,28 @@ class MoveList {
     uint32_t index = 0;
   };
 
+  // Keeps the table at most half full and room for one more move.
   void grow() {
-    std::vector<Slot> bigger(table_.size() * 2);
-    const size_t mask = bigger.size() - 1;
-    for (uint32_t idx = 0; idx < size_; ++idx) {
-      size_t i = moves_[idx].result.hash() & mask;
-      while (bigger[i].generation == generation_) i = (i + 1) & mask;
-      bigger[i] = Slot{generation_, idx};
+    if (table_.size() < 2 * (size_ + 1)) {
+      std::vector<Slot> bigger(table_.size() * 2);
+      const size_t mask = bigger.size() - 1;
+      for (uint32_t idx = 0; idx < size_; ++idx) {
+        size_t i = moves_[idx].result.hash() & mask;
+        while (bigger[i].generation == generation_) i = (i + 1) & mask;
+        bigger[i] = Slot{generation_, idx};
+      }
+      table_.swap(bigger);
+      mask_ = table_.size() - 1;
     }
-    table_.swap(bigger);
+    if (moves_.size() <= size_) moves_.resize(moves_.size() * 2);
+    grow_at_ = std::min(table_.size() / 2, moves_.size());
   }
 
   std::vector<Move> moves_;  // storage; the first size_ entries are the moves
   std::vector<Slot> table_;
   size_t size_ = 0;
+  size_t mask_ = 255;    // table_.size() - 1
+  size_t grow_at_ = 64;  // size_ at which table or storage must grow first
   uint32_t generation_ = 1;
 };
 
