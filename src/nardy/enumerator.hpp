@@ -23,6 +23,12 @@
 //     static constexpr bool kCommutativeDoubles;       // optional, default true: false when
 //                                                      // same-die steps never commute safely
 //   };
+//
+// kCommutativeDoubles = true also promises that for_each_step yields at most one step for a
+// (state, source, die) and that a step's effect depends only on its source and die. Then a move
+// is determined by the multiset of its sources, so the ordered search of doubles meets each
+// result once, and two orders of a non-double meet only through the cases named at
+// may_meet(): those results alone go through the hash set.
 #pragma once
 
 #include <bit>
@@ -104,6 +110,7 @@ class Enumerator {
       return true;
     }
   }
+  static constexpr bool kOneStepPerSource = same_die_steps_may_commute();
 
   // Transposition key beside the position: the dice used, and whatever per-turn state of the
   // policy can change what follows (e.g. which checkers have hit).
@@ -115,7 +122,8 @@ class Enumerator {
     }
   }
 
-  void record(const State& s, int used, int pips) {
+  // `unique`: no other path of this search can reach the same result.
+  void record(const State& s, int used, int pips, bool unique) {
     if (used == 0 || !policy_.final_ok(s)) return;
     if (used < best_used_ || (used == best_used_ && pips < best_pips_)) return;
     if (used > best_used_ || pips > best_pips_) {
@@ -123,7 +131,21 @@ class Enumerator {
       best_used_ = used;
       best_pips_ = pips;
     }
-    out_->insert(s.pos, path_, used);
+    if (unique) {
+      out_->append(s.pos, path_, used);
+    } else {
+      out_->insert(s.pos, path_, used);
+    }
+  }
+
+  // Two steps of a non-double whose result another pair of steps can also reach: a chain (one
+  // checker carried on, or a checker landing where another left: both equal one checker moving
+  // hi + lo) or a bear-off (every overshooting die lands on the same "off"). Any other pair is
+  // determined by its result, and the commuting skip generates it in one order only; without
+  // that skip (an order-dependent rejection happened) every result is checked.
+  bool may_meet(Step a, Step b) const noexcept {
+    return !skip_commuting_ || !kOneStepPerSource || a.to == b.from || b.to == a.from ||
+           a.to < 0 || b.to < 0;
   }
 
   // Doubles. Ordered: same-die steps commute, so each multiset of steps is generated once,
@@ -142,13 +164,13 @@ class Enumerator {
         moved = true;
         path_[depth] = st;
         if (depth + 1 == 4) {
-          record(next, 4, 4 * die_);
+          record(next, 4, 4 * die_, kOrdered);
         } else if (kOrdered || seen_.insert(next.pos, tag(next, depth + 1))) {
           doubles<kOrdered>(next, depth + 1, from);
         }
       });
     }
-    if (!moved) record(s, depth, depth * die_);
+    if (!moved) record(s, depth, depth * die_, kOrdered);
   }
 
   // Larger die first, then smaller die first. In the second order, a larger-die step by a
@@ -164,7 +186,7 @@ class Enumerator {
       policy_.for_each_step(s, from, hi, [&](const State& next, Step st) {
         larger_first_sources_ |= 1u << from;
         path_[0] = st;
-        if (!last_step(next, lo, hi + lo, 0)) record(next, 1, hi);
+        if (!last_step(next, lo, hi + lo, 0)) record(next, 1, hi, kOneStepPerSource);
       });
     }
     src = policy_.sources(s, lo);
@@ -178,7 +200,7 @@ class Enumerator {
           skip = larger_first_sources_;
           if (st.to >= 0) skip &= ~(1u << st.to);
         }
-        if (!last_step(next, hi, hi + lo, skip)) record(next, 1, lo);
+        if (!last_step(next, hi, hi + lo, skip)) record(next, 1, lo, kOneStepPerSource);
       });
     }
   }
@@ -194,7 +216,7 @@ class Enumerator {
       policy_.for_each_step(s, from, die, [&](const State& next, Step st) {
         moved = true;
         path_[1] = st;
-        record(next, 2, pips);
+        record(next, 2, pips, !may_meet(path_[0], st));
       });
     }
     return moved;

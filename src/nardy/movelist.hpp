@@ -73,6 +73,16 @@ class MoveList {
     }
   }
 
+  // Adds a move the caller knows to be new. It does not enter the hash table, so it must also
+  // never equal a move inserted later.
+  void append(const Position& result, const Step* steps, int n_steps) {
+    if (size_ >= grow_at_) grow();
+    Move& m = moves_[size_++];
+    m.result = result;
+    m.n_steps = static_cast<uint8_t>(n_steps);
+    std::memcpy(m.steps.data(), steps, sizeof(Step) * kMaxSteps);
+  }
+
   [[nodiscard]] size_t size() const noexcept { return size_; }
   [[nodiscard]] bool empty() const noexcept { return size_ == 0; }
   [[nodiscard]] const Move& operator[](size_t i) const noexcept { return moves_[i]; }
