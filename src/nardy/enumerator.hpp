@@ -123,7 +123,7 @@ class Enumerator {
   }
 
   // `unique`: no other path of this search can reach the same result.
-  void record(const State& s, int used, int pips, bool unique) {
+  NARDY_HOT void record(const State& s, int used, int pips, bool unique) {
     if (used == 0 || !policy_.final_ok(s)) return;
     if (used < best_used_ || (used == best_used_ && pips < best_pips_)) return;
     if (used > best_used_ || pips > best_pips_) {
