@@ -76,13 +76,13 @@ class Enumerator {
     policy_.reset_order_flag();
     if (d1 == d2) {
       die_ = d1;
-      if constexpr (same_die_steps_may_commute()) doubles<true>(start, 0, kBar);
+      if constexpr (same_die_steps_may_commute()) doubles<true, 0>(start, kBar);
       if (!same_die_steps_may_commute() || policy_.order_mattered()) {  // every order
         out.clear();
         best_used_ = 0;
         best_pips_ = 0;
         seen_.clear();
-        doubles<false>(start, 0, kBar);
+        doubles<false, 0>(start, kBar);
       }
     } else {
       dice_[0] = d1 > d2 ? d1 : d2;  // larger die first: its moves are found first
@@ -152,8 +152,8 @@ class Enumerator {
   // sources taken in non-increasing order (a checker that just moved may go on, since it now
   // stands lower). Any order (when a rule checked after every step made order matter): every
   // source each time, transpositions pruned by (position, dice used, policy state).
-  template <bool kOrdered>
-  void doubles(const State& s, int depth, int max_from) {
+  template <bool kOrdered, int kDepth>
+  void doubles(const State& s, int max_from) {
     uint32_t src = policy_.sources(s, die_);
     if constexpr (kOrdered) src &= (2u << max_from) - 1;
     bool moved = false;
@@ -162,15 +162,15 @@ class Enumerator {
       src &= ~(1u << from);
       policy_.for_each_step(s, from, die_, [&](const State& next, Step st) {
         moved = true;
-        path_[depth] = st;
-        if (depth + 1 == 4) {
+        path_[kDepth] = st;
+        if constexpr (kDepth + 1 == 4) {
           record(next, 4, 4 * die_, kOrdered);
-        } else if (kOrdered || seen_.insert(next.pos, tag(next, depth + 1))) {
-          doubles<kOrdered>(next, depth + 1, from);
+        } else if (kOrdered || seen_.insert(next.pos, tag(next, kDepth + 1))) {
+          doubles<kOrdered, kDepth + 1>(next, from);
         }
       });
     }
-    if (!moved) record(s, depth, depth * die_, kOrdered);
+    if (!moved) record(s, kDepth, kDepth * die_, kOrdered);
   }
 
   // Larger die first, then smaller die first. In the second order, a larger-die step by a

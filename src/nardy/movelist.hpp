@@ -75,7 +75,7 @@ class MoveList {
 
   // Adds a move the caller knows to be new. It does not enter the hash table, so it must also
   // never equal a move inserted later.
-  void append(const Position& result, const Step* steps, int n_steps) {
+  NARDY_HOT void append(const Position& result, const Step* steps, int n_steps) {
     if (size_ >= grow_at_) grow();
     Move& m = moves_[size_++];
     m.result = result;

@@ -87,7 +87,7 @@ struct LongNardyPolicy {
 
   // Six points in a row along the opponent's path with no opponent checker past them. The
   // mover-to-opponent map is a rotation by 12, its own inverse.
-  static bool forbidden_block(const State& s) noexcept {
+  NARDY_HOT static bool forbidden_block(const State& s) noexcept {
     const uint32_t m = rotate24_half(s.ours);  // mover's points in opponent coordinates
     const uint32_t runs = m & (m >> 1) & (m >> 2) & (m >> 3) & (m >> 4) & (m >> 5);
     if (!runs) return false;
