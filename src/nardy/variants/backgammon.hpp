@@ -50,15 +50,7 @@ struct BasicBackgammonPolicy {
   NARDY_HOT uint32_t sources(const State& s, int die) const noexcept {
     const Side& us = s.pos.us;
     if (us.bar()) return (s.their_closed >> (kBar - die) & 1u) ? 0 : 1u << kBar;
-    const uint32_t below_die = (1u << die) - 1;
-    uint32_t src = s.ours & ~below_die & ~(s.their_closed << die);
-    if (!(s.ours & ~kHomeMask)) {
-      const uint32_t low = s.ours & below_die;
-      const uint32_t exact = low & (1u << (die - 1));
-      const uint32_t highest = (s.ours & ~below_die) ? 0 : low ? 1u << (31 - std::countl_zero(low)) : 0;
-      src |= exact | highest;
-    }
-    return src;
+    return race_sources(s.ours, die) & ~(s.their_closed << die);
   }
 
   template <class F>

@@ -1,6 +1,8 @@
 // Rules that several variant policies share word for word.
 #pragma once
 
+#include <bit>
+
 #include "nardy/movelist.hpp"
 #include "nardy/position.hpp"
 
@@ -11,6 +13,22 @@ namespace nardy {
 NARDY_HOT bool may_bear_off(const Side& us, uint32_t ours, int from, int to) noexcept {
   if (us.bar() || (ours & ~kHomeMask)) return false;
   return to == kBearOffTo || (ours >> (from + 1)) == 0;
+}
+
+// Sources for a die in a race to a six-point home at indices 0..5: every occupied point at
+// least `die` away, and once all checkers are home, the exact point and (overshooting) the
+// highest point when nothing stands at or above the die. The rules that depend on the target
+// point are the caller's.
+NARDY_HOT uint32_t race_sources(uint32_t ours, int die) noexcept {
+  const uint32_t below_die = (1u << die) - 1;
+  uint32_t src = ours & ~below_die;
+  if (!(ours & ~kHomeMask)) {
+    const uint32_t low = ours & below_die;
+    const uint32_t exact = low & (1u << (die - 1));
+    const uint32_t highest = src ? 0 : low ? 1u << (31 - std::countl_zero(low)) : 0;
+    src |= exact | highest;
+  }
+  return src;
 }
 
 // Moves one checker of `side` between slots (kBar/kOff included) and keeps its occupancy

@@ -55,7 +55,8 @@ struct LongNardyPolicy {
 
   NARDY_HOT uint32_t sources(const State& s, int die) const noexcept {
     const uint32_t movable = s.heads_left ? s.ours : s.ours & ~(1u << kHead);
-    return movable & ~(s.theirs << die);  // a target holding any opponent checker is out
+    // a target holding any opponent checker is out
+    return race_sources(s.ours, die) & movable & ~(s.theirs << die);
   }
 
   template <class F>
