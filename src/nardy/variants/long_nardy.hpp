@@ -90,7 +90,9 @@ struct LongNardyPolicy {
   // mover-to-opponent map is a rotation by 12, its own inverse.
   NARDY_HOT static bool forbidden_block(const State& s) noexcept {
     const uint32_t m = rotate24_half(s.ours);  // mover's points in opponent coordinates
-    const uint32_t runs = m & (m >> 1) & (m >> 2) & (m >> 3) & (m >> 4) & (m >> 5);
+    const uint32_t pairs = m & (m >> 1);             // runs of 2 starting here
+    const uint32_t fours = pairs & (pairs >> 2);      // runs of 4
+    const uint32_t runs = fours & (pairs >> 4);       // runs of 6
     if (!runs) return false;
     const int lowest_start = std::countr_zero(runs);  // the run the fewest checkers are past
     const uint32_t their_points = rotate24_half(s.theirs);
