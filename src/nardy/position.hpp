@@ -22,11 +22,16 @@
 #include <bit>
 #include <cstdint>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace nardy {
 
 // Hot helpers of the move search are forced inline: left to itself the compiler's inlining
 // budget is spent differently whenever an unrelated variant changes in the same unit.
 #define NARDY_HOT [[gnu::always_inline]] inline
+#define NARDY_OCC [[gnu::always_inline]]
 
 inline constexpr int kPoints = 24;
 inline constexpr int kBar = 24;      // slot of checkers waiting to enter
@@ -79,16 +84,31 @@ struct Side {
   }
 
   // Points holding at least one checker.
-  [[nodiscard]] constexpr uint32_t occ1() const noexcept {
-    const uint64_t lo = (w[0] | w[0] >> 1 | w[0] >> 2 | w[0] >> 3) & kNibbleLowBits;
-    const uint64_t hi = (w[1] | w[1] >> 1 | w[1] >> 2 | w[1] >> 3) & 0x11111111ull;
-    return gather_nibble_flags(lo) | gather_nibble_flags(hi) << 16;
-  }
+  [[nodiscard]] NARDY_OCC uint32_t occ1() const noexcept { return points_above(0); }
   // Points holding at least two checkers.
-  [[nodiscard]] constexpr uint32_t occ2() const noexcept {
-    const uint64_t lo = (w[0] >> 1 | w[0] >> 2 | w[0] >> 3) & kNibbleLowBits;
-    const uint64_t hi = (w[1] >> 1 | w[1] >> 2 | w[1] >> 3) & 0x11111111ull;
-    return gather_nibble_flags(lo) | gather_nibble_flags(hi) << 16;
+  [[nodiscard]] NARDY_OCC uint32_t occ2() const noexcept { return points_above(1); }
+
+  // Bit i set when point i holds more than k checkers (k = 0 or 1).
+  [[nodiscard]] NARDY_OCC uint32_t points_above(int k) const noexcept {
+#if defined(__SSE2__)
+    // The 24 point counts as bytes (even and odd nibbles interleaved), one compare, one mask.
+    const __m128i low4 = _mm_set1_epi8(0x0F);
+    const __m128i v = _mm_set_epi64x(static_cast<long long>(w[1]), static_cast<long long>(w[0]));
+    const __m128i even = _mm_and_si128(v, low4);
+    const __m128i odd = _mm_and_si128(_mm_srli_epi64(v, 4), low4);
+    const __m128i kk = _mm_set1_epi8(static_cast<char>(k));
+    const uint32_t lo = static_cast<uint32_t>(
+        _mm_movemask_epi8(_mm_cmpgt_epi8(_mm_unpacklo_epi8(even, odd), kk)));
+    const uint32_t hi = static_cast<uint32_t>(
+        _mm_movemask_epi8(_mm_cmpgt_epi8(_mm_unpackhi_epi8(even, odd), kk)));
+    return (lo | hi << 16) & kBoardMask;
+#else
+    // Nibble-wise "any of bits k.. set" (k is 0 or 1 here), then the flags gathered.
+    const auto flags = [k](uint64_t x) {
+      return ((k == 0 ? x : 0) | x >> 1 | x >> 2 | x >> 3) & kNibbleLowBits;
+    };
+    return gather_nibble_flags(flags(w[0])) | (gather_nibble_flags(flags(w[1])) & 0xFFu) << 16;
+#endif
   }
 
   // Checkers on the board, on the bar and off, summed nibble-wise.
