@@ -52,6 +52,19 @@ constexpr uint32_t gather_nibble_flags(uint64_t x) noexcept {
 
 inline constexpr uint64_t kNibbleLowBits = 0x1111111111111111ull;
 
+// One checker in each slot, as the two words of a side.
+struct SlotUnit {
+  uint64_t w0, w1;
+};
+inline constexpr std::array<SlotUnit, 32> kSlotUnit = [] {
+  std::array<SlotUnit, 32> t{};
+  for (int slot = 0; slot < 26; ++slot) {
+    const uint64_t one = uint64_t{1} << ((slot & 15) * 4);
+    t[slot] = slot < 16 ? SlotUnit{one, 0} : SlotUnit{0, one};
+  }
+  return t;
+}();
+
 struct Side {
   uint64_t w[2] = {0, 0};
 
@@ -61,22 +74,19 @@ struct Side {
   [[nodiscard]] constexpr int bar() const noexcept { return static_cast<int>((w[1] >> 32) & 0xF); }
   [[nodiscard]] constexpr int off() const noexcept { return static_cast<int>((w[1] >> 36) & 0xF); }
 
-  // Both words are updated with a select instead of indexing w[slot >> 4]: an indexed store
-  // would keep the side in memory through the whole move search.
+  // Both words are updated from a table of per-slot units: indexing w[slot >> 4] would keep
+  // the side in memory through the whole move search, and a shift plus select costs more.
   constexpr void add(int slot) noexcept {
-    const uint64_t one = uint64_t{1} << ((slot & 15) * 4);
-    w[0] += slot < 16 ? one : 0;
-    w[1] += slot < 16 ? 0 : one;
+    w[0] += kSlotUnit[slot].w0;
+    w[1] += kSlotUnit[slot].w1;
   }
   constexpr void remove(int slot) noexcept {
-    const uint64_t one = uint64_t{1} << ((slot & 15) * 4);
-    w[0] -= slot < 16 ? one : 0;
-    w[1] -= slot < 16 ? 0 : one;
+    w[0] -= kSlotUnit[slot].w0;
+    w[1] -= kSlotUnit[slot].w1;
   }
   // True when the slot holds no checker.
   [[nodiscard]] constexpr bool empty(int slot) const noexcept {
-    const uint64_t nibble = uint64_t{0xF} << ((slot & 15) * 4);
-    return ((slot < 16 ? w[0] : w[1]) & nibble) == 0;
+    return ((w[0] & kSlotUnit[slot].w0 * 0xF) | (w[1] & kSlotUnit[slot].w1 * 0xF)) == 0;
   }
   constexpr void set(int slot, int n) noexcept {
     const int shift = (slot & 15) * 4;
