@@ -54,7 +54,7 @@ struct LongNardyPolicy {
   }
 
   NARDY_HOT uint32_t sources(const State& s, int die) const noexcept {
-    const uint32_t movable = s.heads_left ? s.ours : s.ours & ~(1u << kHead);
+    const uint32_t movable = s.ours & ~(uint32_t(s.heads_left == 0) << kHead);
     // a target holding any opponent checker is out
     return race_sources(s.ours, die) & movable & ~(s.theirs << die);
   }
@@ -68,8 +68,10 @@ struct LongNardyPolicy {
       State n = s;
       move_checker(n.pos.us, n.ours, from, to);
       n.heads_left -= from == kHead;
+      // Without branches until the rare rejection: whether a step lands on a new point is as
+      // good as random, and a mispredicted branch costs more than the test.
       const bool newly_held = !(s.ours & bit);
-      if (newly_held && !rules_.block_check_at_end && forbidden_block(n)) {
+      if (newly_held & !rules_.block_check_at_end & forbidden_block(n)) {
         block_rejected_ = true;
         return;
       }
@@ -93,12 +95,11 @@ struct LongNardyPolicy {
     const uint32_t pairs = m & (m >> 1);             // runs of 2 starting here
     const uint32_t fours = pairs & (pairs >> 2);      // runs of 4
     const uint32_t runs = fours & (pairs >> 4);       // runs of 6
-    if (!runs) return false;
-    const int lowest_start = std::countr_zero(runs);  // the run the fewest checkers are past
+    // Points before the lowest run start: the run the fewest opponent checkers are past.
+    const uint32_t before_lowest = (runs & (0u - runs)) - 1;
     const uint32_t their_points = rotate24_half(s.theirs);
-    const bool someone_past =
-        s.pos.them.off() > 0 || (their_points & ((1u << lowest_start) - 1)) != 0;
-    return !someone_past;
+    const bool someone_past = (s.pos.them.off() > 0) | ((their_points & before_lowest) != 0);
+    return (runs != 0) & !someone_past;
   }
 
  private:
