@@ -463,6 +463,34 @@ def test_json_round_trip_games(seed, vr, stop):
     assert to_json(g2) == d
 
 
+def test_set_up_game_survives_json_replay_and_pickle():
+    # A game rebuilt from a text with a cube and dice: the cube it started with is part of the
+    # game, so the JSON form, replayed() and pickle all give it back (the JSON form used to
+    # rebuild it with a centred cube).
+    g = from_text(START["backgammon"] + " dice=31 cube=4w").to_game()
+    d = through_json(to_json(g))
+    assert (d["start_cube_level"], d["start_cube_owner"]) == (2, "white")
+    for h in (from_json(d), g.replayed(), pickle.loads(pickle.dumps(g))):
+        assert (h.cube_value, h.cube_owner, h.dice) == (4, WHITE, (3, 1))
+    assert to_json(from_json(d)) == d
+    # a plain game writes none of the set-up keys
+    assert not [k for k in to_json(Game("backgammon", seed=1)) if k.startswith("start_")]
+    # a Shlem game set up after a passed turn keeps its pass count
+    p = Position("shlem")
+    sh = Game(position=p, passes=1)
+    assert from_json(through_json(to_json(sh))).passes == 1
+    bad = dict(d, start_cube_owner="green")
+    with pytest.raises(InvalidRecordError):
+        from_json(bad)
+
+
+def test_finished_text_game_is_scored_with_its_cube():
+    # over=w with cube=4b: white's single game is worth the stake on the cube, 4
+    t = "backgammon W:offx15 B:1,offx14 b cube=4b over=w"
+    g = from_text(t).to_game()
+    assert g.winner() == WHITE and g.result().points == 4
+
+
 def test_json_game_from_a_position_and_bytes_seed():
     p = Position("long-nardy").play("24/15", (6, 3))
     g = Game(position=p, starter=WHITE, seed=b"\x00\xff", last_roll_draw=True)

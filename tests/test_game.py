@@ -378,6 +378,37 @@ def test_replay_reaches_the_same_position():
     assert g.replayed().history == g.history
 
 
+def test_cube_set_up_at_the_start():
+    g = Game(position=Position.start("backgammon"), cube_level=2, cube_owner=BLACK)
+    assert (g.cube_level, g.cube_value, g.cube_owner, g.cube_turned) == (2, 4, BLACK, True)
+    # raised by automatic doubles, still in the middle: not turned (the Jacoby rule holds)
+    auto = Game(position=Position.start("backgammon"), cube_level=1)
+    assert (auto.cube_value, auto.cube_owner, auto.cube_turned) == (2, None, False)
+    assert g.setup["cube_level"] == 2 and g.setup["cube_owner"] == BLACK
+    # kept by replayed(), which starts from the set-up, not from a centred cube
+    r = g.replayed()
+    assert (r.cube_value, r.cube_owner) == (4, BLACK)
+    # a finished position is scored with the cube it was set up with: a single game, stake 4
+    done = Game(position=Position.from_colors("backgammon", side(off=15),
+                                              side({0: 1}, off=14), turn=BLACK),
+                cube_level=2, cube_owner=WHITE)
+    assert done.winner() == WHITE and done.result().points == 4
+
+
+@pytest.mark.parametrize("kw, match", [
+    ({"cube_level": -1}, "integer >= 0"),
+    ({"cube_level": True, "cube_owner": WHITE}, "integer >= 0"),
+    ({"cube_owner": WHITE}, "middle"),                   # owner of a cube never doubled
+    ({"cube_level": 1, "cube_owner": 2}, "WHITE or BLACK"),
+    ({"cube_level": 3, "cube_owner": WHITE, "max_cube": 4}, "max_cube"),
+    ({"cube_level": 1, "cube_owner": WHITE, "cube": False}, "no cube"),
+    ({"cube_level": 1, "cube_owner": WHITE, "crawford": True}, "Crawford"),
+])
+def test_cube_set_up_is_checked(kw, match):
+    with pytest.raises(InvalidRuleError, match=match):
+        Game(position=Position.start("backgammon"), **kw)
+
+
 def test_replay_rejects_a_wrong_history():
     g = Game("backgammon", seed=1)
     g.roll((6, 1))
@@ -734,6 +765,35 @@ def test_second_player_finishing_first_ends_at_once():
     g.roll((2, 1))
     g.play(0)
     assert g.is_game_over() and g.winner() == BLACK
+
+
+def test_game_set_up_on_the_last_roll():
+    # The state test_last_roll_draw reaches by play, given directly: white (the starter) has
+    # borne off, black takes the last roll (seed 000 §4.3). It is not over yet.
+    pos = Position.from_colors("long-nardy", side(off=15), side({0: 2}, off=13), turn=BLACK)
+    g = Game(position=pos, starter=WHITE, last_roll=True, last_roll_draw=True)
+    assert not g.is_game_over() and g.is_last_roll and g.turn == BLACK
+    g.roll((3, 4))
+    g.play(0)
+    assert g.result().is_draw
+    # without the flag the same position is white's win at once
+    g = Game(position=pos, starter=WHITE, last_roll_draw=True)
+    assert g.is_game_over() and g.winner() == WHITE
+    h = Game(position=pos, starter=WHITE, last_roll=True, last_roll_draw=True).replayed()
+    assert h.is_last_roll and not h.is_game_over()
+
+
+@pytest.mark.parametrize("kw, match", [
+    ({"last_roll": True}, "last_roll_draw"),                            # rule not in force
+    ({"last_roll": True, "last_roll_draw": True, "starter": BLACK}, "not the starter"),
+    ({"last_roll": 1, "last_roll_draw": True}, "True or False"),
+])
+def test_last_roll_set_up_is_checked(kw, match):
+    pos = Position.from_colors("long-nardy", side(off=15), side({0: 2}, off=13), turn=BLACK)
+    with pytest.raises(InvalidRuleError, match=match):
+        Game(position=pos, **kw)
+    with pytest.raises(InvalidRuleError, match="last_roll"):
+        Game("long-nardy", last_roll=True, last_roll_draw=True)        # no position
 
 
 def test_no_doubling_on_the_last_roll():

@@ -353,6 +353,18 @@ class GameRules:
         """The stake after ``level`` doublings."""
         return 2 ** level if self.stakes == GEOMETRIC else level + 1
 
+    def level_of(self, stake: int) -> int | None:
+        """How many doublings make ``stake`` (None when no number of them does)."""
+        return next((k for k in range(64) if self.stake(k) == stake), None)
+
+    @staticmethod
+    def make(rules: GameRules | dict[str, Any] | None = None,
+             variant: Variant | type[Variant] | str | None = None,
+             **overrides: Any) -> GameRules:
+        """The validated rules a :class:`Game` of ``variant`` made with ``rules`` and
+        ``overrides`` plays by (the variant's defaults filled in)."""
+        return _make_rules(rules, overrides).resolve(variant)
+
 
 def _make_rules(rules: GameRules | dict[str, Any] | None, overrides: dict[str, Any]) -> GameRules:
     if rules is None:
@@ -507,6 +519,11 @@ class Game:
     cube may not be used at all. ``seed``: the dice generator's seed (None: a fresh one, kept
     in :attr:`seed` so the game can be reproduced). ``passes`` (Shlem, with ``position``): the
     turns passed in a row just before that position, for the pass-limit end rule.
+    ``cube_level`` / ``cube_owner``: the cube as it stands at the start (doubled that many
+    times, owned by that colour; None: in the middle, where automatic doubles leave it). ``last_roll`` (long
+    nardy with the draw rule, with ``position``): the starter has borne off and the colour on
+    roll takes the last roll. These set-up values are kept (:attr:`setup`) so that
+    :meth:`replayed`, pickling and the JSON form rebuild the same game.
 
     Shlem (docs/rules/games-and-matches.md §11): no cube; after every move and pass the game
     ends when :meth:`nardy.Shlem.status` says so (a blockade wins its length², otherwise more
@@ -523,6 +540,9 @@ class Game:
         starter: int | None = None,
         crawford: bool = False,
         passes: int = 0,
+        cube_level: int = 0,
+        cube_owner: int | None = None,
+        last_roll: bool = False,
         **rule_options: Any,
     ) -> None:
         if position is not None:
@@ -532,7 +552,7 @@ class Game:
         else:
             v = as_variant(variant)
         self._variant = v
-        self._rules = _make_rules(rules, rule_options).resolve(v)
+        self._rules = GameRules.make(rules, v, **rule_options)
         self._scoring = find_scoring(self._rules.scoring)  # type: ignore[arg-type]
         self._crawford = bool(crawford)
         if seed is None:
@@ -546,19 +566,23 @@ class Game:
         self._history: list[Action] = []
         self._undo: list[tuple[Any, ...]] = []
         self._sealed = False
-        self._from_position = position is not None
-        self._given_starter = starter
+        self._setup: dict[str, Any] = {
+            "position": position, "starter": starter, "passes": passes,
+            "cube_level": cube_level, "cube_owner": cube_owner, "last_roll": last_roll}
 
         self._dice: tuple[int, int] | None = None
         self._moves: Any = None                  # the core's move set for the dice
         self._legal: LegalMoves | None = None     # the Python LegalMoves, built on demand
-        self._cube_level = 0
-        self._cube_owner: int | None = None
-        self._cube_turned = False
-        self._auto_done = 0
+        self._check_setup(cube_level, cube_owner, last_roll, position, starter)
+        self._cube_level = cube_level
+        self._cube_owner: int | None = cube_owner
+        # an owned cube was doubled by a player; a doubled cube still in the middle was raised
+        # by automatic doubles only
+        self._cube_turned = cube_owner is not None
+        self._auto_done = cube_level if cube_owner is None else 0
         self._doubled_this_turn = False
         self._resign: tuple[int, int, Phase] | None = None
-        self._last_roll = False
+        self._last_roll = bool(last_roll)
         self._result: Result | None = None
         self._shlem = isinstance(v, Shlem)
         if (not isinstance(passes, int) or isinstance(passes, bool) or passes < 0
@@ -566,7 +590,6 @@ class Game:
             raise InvalidRuleError("passes is the count of consecutive passed turns before a "
                                    "Shlem game started from a position (an integer >= 0)")
         self._passes = passes   # Shlem: consecutive passed turns just before this one
-        self._start_passes = passes
         if position is None:
             if starter is not None:
                 raise InvalidRuleError("starter is only for games started from a position")
@@ -585,8 +608,38 @@ class Game:
                 self._check_shlem_end()
             else:
                 w = position.winner()
-                if w is not None:
+                # on the last roll the starter has borne off already: the game goes on
+                if w is not None and not (self._last_roll and w == self._starter):
                     self._finish_bear_off(w)
+
+    def _check_setup(self, cube_level: Any, cube_owner: Any, last_roll: Any,
+                     position: Position | None, starter: int | None) -> None:
+        if not isinstance(cube_level, int) or isinstance(cube_level, bool) or cube_level < 0:
+            raise InvalidRuleError(f"cube_level is how many times the stake was doubled (an "
+                                   f"integer >= 0), not {cube_level!r}")
+        if cube_owner not in (None, WHITE, BLACK):
+            raise InvalidRuleError(f"cube_owner must be None, WHITE or BLACK, not {cube_owner!r}")
+        if cube_level or cube_owner is not None:
+            if not self.cube_in_play:
+                raise InvalidRuleError("these rules put no cube in play"
+                                       + (" (a Crawford game)" if self._crawford else ""))
+            if cube_level == 0:
+                raise InvalidRuleError("a cube that was never doubled is in the middle: "
+                                       "cube_owner must be None at cube_level 0")
+            r = self._rules
+            if r.max_cube is not None and r.stake(cube_level) > r.max_cube:
+                raise InvalidRuleError(f"cube_level {cube_level}: a stake of "
+                                       f"{r.stake(cube_level)} is above max_cube {r.max_cube}")
+        if not isinstance(last_roll, bool):
+            raise InvalidRuleError(f"last_roll must be True or False, not {last_roll!r}")
+        if last_roll:
+            if not self._rules.last_roll_draw:
+                raise InvalidRuleError("last_roll needs the last_roll_draw rule")
+            on_roll = None if position is None else position.turn
+            if position is None or (starter if starter is not None else on_roll) == on_roll:
+                raise InvalidRuleError("last_roll: a game from a position whose colour on roll "
+                                       "is not the starter (the second player takes the last "
+                                       "roll)")
 
     # -- construction helpers ----------------------------------------------------------
     @classmethod
@@ -600,22 +653,24 @@ class Game:
         starter: int | None = None,
         crawford: bool = False,
         passes: int = 0,
+        cube_level: int = 0,
+        cube_owner: int | None = None,
+        last_roll: bool = False,
         **rule_options: Any,
     ) -> Game:
         """A new game built by applying ``history`` (with its recorded dice) in order. Rolls
         after the end of the history draw new dice from seed 0 (pass dice to control them)."""
         g = cls(variant, rules, 0, position=position, starter=starter, crawford=crawford,
-                passes=passes, **rule_options)
+                passes=passes, cube_level=cube_level, cube_owner=cube_owner,
+                last_roll=last_roll, **rule_options)
         for action in history:
             g.apply(action)
         return g
 
     def replayed(self) -> Game:
         """A fresh game rebuilt from this game's history (same rules, start and dice)."""
-        g = Game(self._variant, self._rules, self._seed,
-                 position=self._start if self._from_position else None,
-                 starter=self._given_starter, crawford=self._crawford,
-                 passes=self._start_passes)
+        g = Game(self._variant, self._rules, self._seed, crawford=self._crawford,
+                 **self.setup)
         for action in self._history:
             g.apply(action)
         return g
@@ -673,6 +728,18 @@ class Game:
     @property
     def start_position(self) -> Position:
         return self._start
+
+    @property
+    def setup(self) -> dict[str, Any]:
+        """The set-up arguments this game was made with (``position``, ``starter``, ``passes``,
+        ``cube_level``, ``cube_owner``, ``last_roll``; ``position`` None for a game from the
+        opening): ``Game(variant, rules, seed, crawford=..., **game.setup)`` starts it again."""
+        return dict(self._setup)
+
+    @property
+    def automatic_doubles(self) -> int:
+        """How many automatic doubles the opening throws have made so far."""
+        return self._auto_done
 
     @property
     def phase(self) -> Phase:

@@ -108,13 +108,23 @@ def to_json(obj: Any) -> dict[str, Any]:
     if isinstance(obj, GameRules):
         return {**head, "type": "game_rules", "rules": _rules_json(obj)}
     if isinstance(obj, Game):
-        start = obj.start_position if obj._from_position else None
+        setup = obj.setup
+        start, starter = setup["position"], setup["starter"]
+        # the rest of the set-up only when it is not the default, so plain games read as before
+        extra: dict[str, Any] = {}
+        if setup["passes"]:
+            extra["start_passes"] = setup["passes"]
+        if setup["cube_level"]:
+            extra["start_cube_level"] = setup["cube_level"]
+            extra["start_cube_owner"] = _COLOR_NAMES[setup["cube_owner"]]
+        if setup["last_roll"]:
+            extra["start_last_roll"] = True
         return {**head, "type": "game", "variant": _variant_json(obj.variant),
                 "rules": _rules_json(obj.rules), "seed": _seed_json(obj.seed),
                 "crawford": obj.crawford,
                 "start": None if start is None else _board_json(start),
-                "starter": None if obj._given_starter is None else _COLOR_NAMES[obj._given_starter],
-                **_game_body(obj)}
+                "starter": None if starter is None else _COLOR_NAMES[starter],
+                **extra, **_game_body(obj)}
     if isinstance(obj, Match):
         return {**head, "type": "match", "variant": _variant_json(obj.variant),
                 "rules": _rules_json(obj.rules), "length": obj.length,
@@ -394,8 +404,15 @@ def from_json(d: Any) -> Any:
             sr.done()
         starter = r.get("starter", str, type(None))
         starter = None if starter is None else _read_color(starter, "$.starter")
+        setup = {"passes": r.get("start_passes", int, optional=True, default=0),
+                 "cube_level": r.get("start_cube_level", int, optional=True, default=0),
+                 "last_roll": r.get("start_last_roll", bool, optional=True, default=False)}
+        owner = r.get("start_cube_owner", str, optional=True)
+        if owner is not None:
+            setup["cube_owner"] = _read_color(owner, "$.start_cube_owner")
         try:
-            out = Game(v, rules, seed, position=start, starter=starter, crawford=crawford)
+            out = Game(v, rules, seed, position=start, starter=starter, crawford=crawford,
+                       **setup)
         except Error as e:
             raise _err("$", f"cannot start the game: {e}") from None
         _replay(out, r.get("history", list), "$.history")

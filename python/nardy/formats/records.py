@@ -398,7 +398,7 @@ def _games_of(obj: Any) -> tuple[int, list[Any], Any, bool]:
         raise InvalidRecordError(f"only backgammon has .mat and SGF records, not "
                                  f"{games[0].variant.name}")
     for g in games:
-        if g._from_position:
+        if g.setup["position"] is not None:
             raise InvalidRecordError("a game started from a set-up position cannot be written "
                                      "as a record of moves")
     return length, games, rules, crawford
@@ -414,7 +414,7 @@ def _game_events(g: Any, sgf: bool) -> tuple[list[_Event], int, Any]:
     """Events of a game's history; also the automatic doubles and the move objects."""
     events: list[_Event] = []
     moves: list[Any] = []
-    auto = g._auto_done  # automatic doubles of the opening (Game keeps no public count)
+    auto = g.automatic_doubles
     pending = None
     level = 0
     for a in g.history:

@@ -509,31 +509,36 @@ def to_text(obj: Any, *, dice: tuple[int, int] | None = None,
 
 
 def _state_to_game(s: TextState, rules: Any, seed: Any, rule_options: dict[str, Any]) -> Any:
-    from nardy.game import Game, Phase
+    from nardy.game import Game, GameRules, Phase
 
     if s.offer in ("beaver", "raccoon"):
         raise _bad(f"cannot rebuild a game with a pending {s.offer}")
+    setup: dict[str, Any] = {}
+    if s.cube is not None:
+        try:
+            game_rules = GameRules.make(rules, s.position.variant, **rule_options)
+        except Error as e:
+            raise _bad(f"cannot make a game of this state: {e}") from None
+        level = game_rules.level_of(s.cube)
+        if level is None:
+            raise _bad(f"cube={s.cube} is not a stake of these rules ({game_rules.stakes})")
+        if level:
+            setup = {"cube_level": level, "cube_owner": s.cube_owner}
+    if s.last_roll:
+        setup["last_roll"] = True
     try:
         if s.opening:
-            g = Game(s.position.variant, rules, seed, crawford=s.crawford, **rule_options)
+            g = Game(s.position.variant, rules, seed, crawford=s.crawford, **setup,
+                     **rule_options)
         else:
-            extra = {"passes": s.passes} if s.passes else {}
             g = Game(s.position.variant, rules, seed, position=s.position, starter=s.starter,
-                     crawford=s.crawford, **extra, **rule_options)
+                     crawford=s.crawford, passes=s.passes or 0, **setup, **rule_options)
     except Error as e:
         raise _bad(f"cannot make a game of this state: {e}") from None
     if g.cube_in_play != (s.cube is not None):
         raise _bad("the text has " + ("a cube" if s.cube is not None else "no cube")
                    + " but these rules " + ("do not use one" if s.cube is not None
                                             else "put one in play"))
-    if s.cube is not None:
-        level = next((k for k in range(64) if g.rules.stake(k) == s.cube), None)
-        if level is None:
-            raise _bad(f"cube={s.cube} is not a stake of these rules ({g.rules.stakes})")
-        # Game has no public setter for the cube: it is set here, before any action.
-        g._cube_level = level
-        g._cube_owner = s.cube_owner
-        g._cube_turned = level > 0
     if s.over is not None:
         if g.phase is not Phase.OVER or g.winner() != (None if s.over == "draw" else s.over):
             raise _bad("over=: only a game won by bearing off can be rebuilt from its text "
@@ -543,8 +548,6 @@ def _state_to_game(s: TextState, rules: Any, seed: Any, rule_options: dict[str, 
         winner = g.winner()
         assert winner is not None  # a finished game has a winner here (draws end elsewhere)
         raise _bad("the position is a finished game: add over=" + _COLOR_LETTER[winner])
-    if s.last_roll:
-        g._last_roll = True  # the long-nardy draw: no public setter either
     try:
         if s.dice is not None:
             g.roll(s.dice)
