@@ -6,7 +6,7 @@
     when LegalMoves creates them lazily; an eager LegalMoves builds them either way);
 (c) the peer, PyPI gnubg's ``findbestmoves`` (note: it also scores every move with gnubg's
     0-ply neural net, so it does more than generate moves);
-(d) the numpy batch ``Engine.afterstates``;
+(d) the numpy batch ``nardy.batch.afterstates``: in test_bench_rollout.py, beside long nardy;
 (e) perft(3) from the opening, timed once.
 
 Timings are reported in the summary table, never asserted.
@@ -134,21 +134,7 @@ def test_gnubg_findbestmoves(benchmark: Any, figures: Figures, backgammon_array:
     assert total == sample_results, MISMATCH
 
 
-# -- (d) numpy batch ----------------------------------------------------------------------
-def test_afterstates_batch(benchmark: Any, figures: Figures, engine: Any,
-                           backgammon_array: np.ndarray) -> None:
-    n = len(backgammon_array)
-    boards = np.ascontiguousarray(np.repeat(backgammon_array, len(ROLLS), axis=0))
-    dice = np.tile(np.array(ROLLS, dtype=np.int16), (n, 1))
-
-    def body() -> int:
-        rows, offsets = engine.afterstates(boards, dice)
-        assert offsets[-1] == len(rows)
-        return len(rows)
-
-    m_rows, secs = run_timed(benchmark, body, group=GROUP, rounds=5, warmup_rounds=1)
-    figures.add(Figure(GROUP, "Engine.afterstates numpy batch (N*21 rows in, (M,2,26) out)",
-                       workload(n), n * len(ROLLS), m_rows, secs), benchmark)
+# -- (d) numpy batch: benchmarks/test_bench_rollout.py (nardy.batch.afterstates) -------------
 
 
 # -- (e) perft ----------------------------------------------------------------------------

@@ -214,12 +214,6 @@ py::list materialise(MoveSet& s) {
   return s.materialised.cast<py::list>();
 }
 
-void fill_sides(const Position& p, int8_t* dst) {
-  const SideArray us = shlem::side_array(p.us), them = shlem::side_array(p.them);
-  for (int k = 0; k < kSlots; ++k) dst[k] = static_cast<int8_t>(us[k]);
-  for (int k = 0; k < kSlots; ++k) dst[kSlots + k] = static_cast<int8_t>(them[k]);
-}
-
 Position position_from_row(const int8_t* row, Variant variant, size_t index) {
   SideArray us{}, them{};
   for (int k = 0; k < kSlots; ++k) {
@@ -510,45 +504,8 @@ Empty when the player cannot move (the turn passes).)doc")
         for (const auto& x : d) out.append(py::make_tuple(x.d1, x.d2, x.nodes));
         return out;
       }, py::arg("key"), py::arg("depth"), py::arg("ordered") = false)
-      .def("afterstates", [](Engine& e, py::array_t<int8_t, py::array::c_style | py::array::forcecast> boards,
-                             py::array_t<int16_t, py::array::c_style | py::array::forcecast> dice) {
-        if (boards.ndim() != 3 || boards.shape(1) != 2 || boards.shape(2) != kSlots)
-          throw py::value_error("positions must have shape (N, 2, 26)");
-        if (dice.ndim() != 2 || dice.shape(1) != 2 || dice.shape(0) != boards.shape(0))
-          throw py::value_error("dice must have shape (N, 2) with the same N as positions");
-        const size_t n = static_cast<size_t>(boards.shape(0));
-        const int8_t* b = boards.data();
-        const int16_t* d = dice.data();
-        std::vector<Position> positions(n);
-        for (size_t i = 0; i < n; ++i) {
-          check_dice(d[2 * i], d[2 * i + 1]);
-          positions[i] = position_from_row(b + i * 2 * kSlots, e.variant(), i);
-        }
-        auto* out = new std::vector<int8_t>();
-        py::array_t<int64_t> offsets(static_cast<py::ssize_t>(n + 1));
-        int64_t* off = offsets.mutable_data();
-        {
-          py::gil_scoped_release release;
-          Engine local(e.variant(), e.rules());  // GIL released: other threads may use `e`
-          MoveList list;
-          off[0] = 0;
-          for (size_t i = 0; i < n; ++i) {
-            local.generate(positions[i], d[2 * i], d[2 * i + 1], list);
-            const size_t base = out->size();
-            out->resize(base + list.size() * 2 * kSlots);
-            for (size_t k = 0; k < list.size(); ++k)
-              fill_sides(list[k].result, out->data() + base + k * 2 * kSlots);
-            off[i + 1] = off[i] + static_cast<int64_t>(list.size());
-          }
-        }
-        const py::ssize_t m_rows = static_cast<py::ssize_t>(out->size() / (2 * kSlots));
-        py::capsule owner(out, [](void* p) { delete static_cast<std::vector<int8_t>*>(p); });
-        py::array_t<int8_t> arr({m_rows, py::ssize_t{2}, py::ssize_t{kSlots}}, out->data(), owner);
-        return py::make_tuple(arr, offsets);
-      }, py::arg("positions"), py::arg("dice"),
-         "For N positions (N, 2, 26) int8 and N rolls (N, 2): the resulting positions of every "
-         "legal move (M, 2, 26) int8, unswapped, and CSR offsets (N + 1,) int64.")
-      .def("enumerate_loop", [](Engine& e, py::array_t<int8_t, py::array::c_style | py::array::forcecast> boards,
+      // No forcecast: a cast from a wider integer type would wrap bad counts into good ones.
+      .def("enumerate_loop", [](Engine& e, py::array_t<int8_t, py::array::c_style> boards,
                                 int repeat) {
         if (boards.ndim() != 3 || boards.shape(1) != 2 || boards.shape(2) != kSlots)
           throw py::value_error("positions must have shape (N, 2, 26)");

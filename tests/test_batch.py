@@ -99,8 +99,6 @@ def test_afterstates_threads_and_engine_kernel(samples):
     allc = batch.afterstates(arr, dice, steps=True, threads=0)
     for a, b, c in zip(one, two, allc):
         assert np.array_equal(a, b) and np.array_equal(a, c)
-    rows, off = nardy.Backgammon().engine.afterstates(arr, dice.astype(np.int16))
-    assert np.array_equal(rows, one[0]) and np.array_equal(off, one[1])
 
 
 def test_pass_gives_an_empty_range():

@@ -20,6 +20,7 @@ import numpy as np
 import pytest
 
 import nardy
+from nardy import batch
 
 try:  # `python -m pytest` from the repo root puts the root on sys.path ...
     from tests.reference import backgammon_ref as R
@@ -289,7 +290,7 @@ def test_afterstates_batch_matches_legal_moves(positions):
         dice = dice + [roll]
     boards = np.array([[m, o] for m, o in sample], dtype=np.int8)
     dice_arr = np.array(dice, dtype=np.int16)
-    arr, offsets = BG.engine.afterstates(boards, dice_arr)
+    arr, offsets = batch.afterstates(boards, dice_arr, BG)
     n = len(sample)
     assert arr.dtype == np.int8 and arr.ndim == 3 and arr.shape[1:] == (2, 26)
     assert offsets.dtype == np.int64 and offsets.shape == (n + 1,)
@@ -297,24 +298,32 @@ def test_afterstates_batch_matches_legal_moves(positions):
     assert np.all(np.diff(offsets) >= 0)
     for i, ((m, o), d) in enumerate(zip(sample, dice)):
         rows = arr[offsets[i]:offsets[i + 1]]
-        batch = [(tuple(int(x) for x in r[0]), tuple(int(x) for x in r[1])) for r in rows]
+        got = [(tuple(int(x) for x in r[0]), tuple(int(x) for x in r[1])) for r in rows]
         single = core_results(m, o, d)
-        assert len(batch) == len(set(batch)), (m, o, d)
-        assert set(batch) == set(single), (m, o, d)
-        assert set(batch) == ref_results(m, o, d), (m, o, d)
+        assert len(got) == len(set(got)), (m, o, d)
+        assert set(got) == set(single), (m, o, d)
+        assert set(got) == ref_results(m, o, d), (m, o, d)
 
 
 def test_afterstates_rejects_bad_input():
     good = np.array([list(R.initial())], dtype=np.int8)
-    with pytest.raises(ValueError):
-        BG.engine.afterstates(good, np.array([[0, 3]], dtype=np.int16))
-    with pytest.raises(ValueError):
-        BG.engine.afterstates(good, np.array([[1, 3], [2, 2]], dtype=np.int16))
+    with pytest.raises(nardy.InvalidDiceError):
+        batch.afterstates(good, np.array([[0, 3]], dtype=np.int16), BG)
+    with pytest.raises(nardy.InvalidDiceError):
+        batch.afterstates(good, np.array([[1, 3], [2, 2]], dtype=np.int16), BG)
+    # values of a wider type are checked, not wrapped into int8 (65537 would become a 1)
+    with pytest.raises(nardy.InvalidDiceError):
+        batch.afterstates(good, np.array([[65537, 3]], dtype=np.int64), BG)
+    wide = good.astype(np.int64)
+    wide[0, 0, 5] += 256
+    with pytest.raises(nardy.InvalidPositionError):
+        batch.afterstates(wide, (1, 3), BG)
     bad = good.copy()
     bad[0, 0, 0] += 1  # 16 checkers
-    with pytest.raises(ValueError):
-        BG.engine.afterstates(bad, np.array([[1, 3]], dtype=np.int16))
-    empty, offs = BG.engine.afterstates(np.zeros((0, 2, 26), np.int8), np.zeros((0, 2), np.int16))
+    with pytest.raises(nardy.InvalidPositionError):
+        batch.afterstates(bad, np.array([[1, 3]], dtype=np.int16), BG)
+    empty, offs = batch.afterstates(np.zeros((0, 2, 26), np.int8), np.zeros((0, 2), np.int16),
+                                    BG)
     assert empty.shape[0] == 0 and list(offs) == [0]
 
 

@@ -18,7 +18,7 @@ import time
 import pytest
 
 import nardy
-from nardy import BLACK, WHITE, _core
+from nardy import BLACK, WHITE, _core, batch
 
 try:
     from tests.reference import shlem_ref as R
@@ -567,7 +567,7 @@ def test_afterstates_arrays_carry_prisoners():
     p = nardy.Position("shlem")
     us, them = p.sides()
     arr = np.array([[us, them]], dtype=np.int8)
-    out, offsets = V.engine.afterstates(arr, np.array([[4, 3]], dtype=np.int16))
+    out, offsets = batch.afterstates(arr, (4, 3), V)
     assert offsets[-1] == len(p.legal_moves((4, 3)))
     assert (out == -1).any()  # some results hold a prisoner (e.g. 15/23/33)
     keys = {_core.encode(tuple(int(x) for x in row[0]), tuple(int(x) for x in row[1]))

@@ -8,6 +8,7 @@ import threading
 import numpy as np
 
 import nardy
+from nardy import batch
 
 
 def test_concurrent_perft_divide_and_afterstates_on_one_variant():
@@ -17,7 +18,7 @@ def test_concurrent_perft_divide_and_afterstates_on_one_variant():
     want_divide = nardy.divide(pos, 2)
     boards = np.array([[list(s) for s in pos.sides()]] * 21, dtype=np.int8)
     dice = np.array([(a, b) for a in range(1, 7) for b in range(1, a + 1)], dtype=np.int16)
-    want_after = [a.tolist() for a in v.engine.afterstates(boards, dice)]
+    want_after = [a.tolist() for a in batch.afterstates(boards, dice, v)]
     errors: list[str] = []
 
     def work() -> None:
@@ -26,7 +27,7 @@ def test_concurrent_perft_divide_and_afterstates_on_one_variant():
                 errors.append("perft")
             if nardy.divide(pos, 2) != want_divide:
                 errors.append("divide")
-            if [a.tolist() for a in v.engine.afterstates(boards, dice)] != want_after:
+            if [a.tolist() for a in batch.afterstates(boards, dice, v)] != want_after:
                 errors.append("afterstates")
 
     threads = [threading.Thread(target=work) for _ in range(4)]

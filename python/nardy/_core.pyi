@@ -255,10 +255,6 @@ class LegalMoves:
 class Engine:
     def __init__(self, variant: Variant, head_rule: HeadRule = ..., block_check_at_end: bool = False, shlem_stage: ShlemStage = ..., shlem_end: ShlemEnd = ..., shlem_pass_limit: typing.SupportsInt | typing.SupportsIndex = 4, no_hit_and_hide: bool = False) -> None:
         ...
-    def afterstates(self, positions: typing.Annotated[numpy.typing.ArrayLike, numpy.int8], dice: typing.Annotated[numpy.typing.ArrayLike, numpy.int16]) -> tuple[numpy.typing.NDArray[numpy.int8], numpy.typing.NDArray[numpy.int64]]:
-        """
-        For N positions (N, 2, 26) int8 and N rolls (N, 2): the resulting positions of every legal move (M, 2, 26) int8, unswapped, and CSR offsets (N + 1,) int64.
-        """
     def apply(self, arg0: bytes, arg1: collections.abc.Sequence[collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex]]) -> typing.Any:
         """
         Applies (from, to) or (from, to, hit) steps; None if one is not a possible single step. Shlem reads `hit` (hit out vs take prisoner); the other variants ignore it.
