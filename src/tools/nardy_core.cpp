@@ -1,7 +1,8 @@
 // nardy-core: the C++ core without Python. Subcommands:
-//   nardy-core perft (backgammon|long) DEPTH [--ordered] [--head federation|classic|extended]
-//   nardy-core bench (backgammon|long) FILE [REPEAT]   FILE: one position a line, 26 mover
-//       counts, '|', 26 opponent counts (the format `nardy` writes for benchmarks)
+//   nardy-core perft (backgammon|long|shlem) DEPTH [--ordered] [--head federation|classic|extended]
+//   nardy-core bench (backgammon|long|shlem) FILE [REPEAT]   FILE: one position a line, 26
+//       mover counts, '|', 26 opponent counts (the format `nardy` writes for benchmarks; Shlem:
+//       -1 marks a checker held prisoner on that point, as in the Python side arrays)
 //   nardy-core selftest   checks opening facts published by independent engines
 #include <chrono>
 #include <cstdio>
@@ -21,16 +22,20 @@ Position opening(Variant v) {
   SideArray s{};
   if (v == Variant::Backgammon) {
     s[23] = 2; s[12] = 5; s[7] = 3; s[5] = 5;
-  } else {
+  } else if (v == Variant::LongNardy) {
     s[23] = 15;
+  } else {  // Shlem: one checker on each point of the own line, three in reserve
+    for (int i = 0; i < 12; ++i) s[i] = 1;
+    s[shlem::kReserve] = shlem::kReserves;
   }
-  return Position{make_side(s), make_side(s)};
+  return Position{shlem::make_side(s), shlem::make_side(s)};
 }
 
 bool parse_variant(const char* name, Variant& v) {
   if (!std::strcmp(name, "backgammon")) { v = Variant::Backgammon; return true; }
   if (!std::strcmp(name, "long")) { v = Variant::LongNardy; return true; }
-  std::fprintf(stderr, "unknown variant %s (backgammon|long)\n", name);
+  if (!std::strcmp(name, "shlem")) { v = Variant::Shlem; return true; }
+  std::fprintf(stderr, "unknown variant %s (backgammon|long|shlem)\n", name);
   return false;
 }
 
@@ -75,7 +80,7 @@ int bench_cmd(int argc, char** argv) {
     for (int& x : them) ss >> x;
     const std::string err = validate(v, us, them);
     if (!err.empty()) { std::fprintf(stderr, "bad position: %s\n", err.c_str()); return 1; }
-    positions.push_back(Position{make_side(us), make_side(them)});
+    positions.push_back(Position{shlem::make_side(us), shlem::make_side(them)});
   }
   Engine e(v, Rules{});
   const EnumerationStats st = enumerate_all(e, positions, repeat);
@@ -116,8 +121,8 @@ int main(int argc, char** argv) {
   if (argc >= 2 && !std::strcmp(argv[1], "bench")) return bench_cmd(argc, argv);
   if (argc >= 2 && !std::strcmp(argv[1], "selftest")) return selftest();
   std::fprintf(stderr,
-               "usage: nardy-core perft (backgammon|long) DEPTH [--ordered] [--head RULE]\n"
-               "       nardy-core bench (backgammon|long) FILE [REPEAT]\n"
+               "usage: nardy-core perft (backgammon|long|shlem) DEPTH [--ordered] [--head RULE]\n"
+               "       nardy-core bench (backgammon|long|shlem) FILE [REPEAT]\n"
                "       nardy-core selftest\n");
   return 2;
 }
