@@ -666,6 +666,33 @@ def test_perft_start_depth1_core_and_reference():
         == 11555
 
 
+@pytest.mark.parametrize("sides", [
+    "0 0 0 0 0 0 0 0 0 0 0 -1 0 0 1 0 0 0 0 0 0 0 0 0 0 13 / "
+    "0 1 0 0 0 0 0 0 0 0 0 0 0 0 4 0 0 0 0 0 0 0 0 4 0 6",
+    "0 1 0 -1 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 13 / "
+    "0 0 0 0 0 0 0 0 0 0 0 4 1 0 0 9 1 0 0 0 0 0 0 0 0 0",
+])
+def test_reference_perft_with_transpositions_counts_like_the_plain_one(sides):
+    # tests/perft/shlem.perft takes its depth-3 figures from shlem_perft_ref (the reference
+    # generator with a transposition table): it must count exactly like shlem_ref.perft
+    try:
+        from tests.reference import shlem_perft_ref as T
+    except ImportError:
+        from reference import shlem_perft_ref as T  # type: ignore[no-redef]
+    state = R.from_sides(*T.parse_sides(sides), R.WHITE)
+    tt = T.Perft()
+    for depth in (1, 2):
+        assert tt.perft(state, R.WHITE, depth) == R.perft(state, R.WHITE, depth)
+
+    def plain_divide(roll):
+        res = R.legal_results(state, R.WHITE, roll)
+        if not res:  # the pass: the same board, black on roll
+            return R.perft(state, R.BLACK, 1)
+        return sum(R.perft(s, R.BLACK, 1) for s in res)
+
+    assert tt.divide(state, R.WHITE, 2) == {roll: plain_divide(roll) for roll in R.ALL_ROLLS}
+
+
 @pytest.mark.skipif(not SLOW, reason="slow: set NARDY_SLOW=1 (core perft(2) from the start)")
 def test_perft_start_depth2_core():
     t = time.time()
