@@ -121,6 +121,30 @@ def test_block_heavy_positions(block_check):
     assert checked == 400 * 21
 
 
+# Block checked at the end: every play of both dice ends in a forbidden six-block, so the
+# legal plays are the one-die plays whose end is allowed (the rule counts only legal plays
+# when it asks for as many dice as possible). Found by a search with the reference; the core
+# used to treat "a second die could be stepped" as "two dice are playable" and returned a
+# pass for the first, only one of the two plays for the second.
+END_CHECK_ONE_DIE_CASES = [
+    ((0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 4, 1, 3, 2, 4, 0, 0, 0, 0, 0, 0, 0, 0),
+     (0, 0, 0, 0, 0, 0, 1, 0, 2, 0, 0, 0, 0, 1, 1, 1, 0, 2, 1, 1, 1, 1, 1, 2, 0, 0), (5, 3)),
+    ((0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 4, 4, 1, 2, 2, 0, 0, 0, 0, 0, 1, 0, 0, 0),
+     (0, 0, 0, 0, 0, 0, 0, 3, 2, 0, 0, 1, 0, 2, 1, 0, 0, 0, 0, 2, 1, 1, 1, 1, 0, 0), (6, 5)),
+]
+
+
+@pytest.mark.parametrize("mover, opponent, dice", END_CHECK_ONE_DIE_CASES)
+def test_block_at_end_leaves_only_one_die_plays(mover, opponent, dice):
+    # the case is the one meant: without the block rule both dice play, with it only one
+    assert ref._plays(mover, opponent, dice, 1, "none")[0] == 2
+    assert ref._plays(mover, opponent, dice, 1, "end")[0] == 1
+    want = reference_results(list(mover), list(opponent), dice, "federation", "end")
+    assert len(want) == 2
+    got = core_results(variant("federation", "end"), list(mover), list(opponent), dice)
+    assert got == want
+
+
 def test_first_turn_positions_every_preset():
     """The head rule's exceptions: the mover on its first turn after each of the opponent's
     possible first moves (all 21 rolls, every result), for every preset."""

@@ -111,6 +111,13 @@ class Enumerator {
     }
   }
   static constexpr bool kOneStepPerSource = same_die_steps_may_commute();
+  static constexpr bool has_last_step() {
+    if constexpr (requires { P::kLastStep; }) {
+      return P::kLastStep;
+    } else {
+      return false;
+    }
+  }
 
   // Transposition key beside the position: the dice used, and whatever per-turn state of the
   // policy can change what follows (e.g. which checkers have hit).
@@ -122,9 +129,11 @@ class Enumerator {
     }
   }
 
-  // `unique`: no other path of this search can reach the same result.
-  NARDY_HOT void record(const State& s, int used, int pips, bool unique) {
-    if (used == 0 || !policy_.final_ok(s)) return;
+  // A complete move: `result` after the steps path_[0..used-2] and `last`. `unique`: no other
+  // path of this search can reach the same result. Plays of fewer dice or pips than the best
+  // so far are dropped here, so a move that stops early can be offered after its longer
+  // continuations have been searched (and is then dropped if one of them was legal).
+  NARDY_HOT void record(const Position& result, Step last, int used, int pips, bool unique) {
     if (used < best_used_ || (used == best_used_ && pips < best_pips_)) return;
     if (used > best_used_ || pips > best_pips_) {
       out_->clear();
@@ -132,9 +141,30 @@ class Enumerator {
       best_pips_ = pips;
     }
     if (unique) {
-      out_->append(s.pos, path_, used);
+      out_->append(result, path_, last, used);
     } else {
-      out_->insert(s.pos, path_, used);
+      out_->insert(result, path_, last, used);
+    }
+  }
+
+  // A move that stops after `used` dice (its steps are all in path_), once everything that
+  // goes on from it has been searched. The whole-turn check comes after the cheap dice count.
+  NARDY_HOT void record_stop(const State& s, int used, int pips, bool unique) {
+    if (used == 0 || used < best_used_ || (used == best_used_ && pips < best_pips_)) return;
+    if (policy_.final_ok(s)) record(s.pos, path_[used - 1], used, pips, unique);
+  }
+
+  // The last die of a move needs no search state, only the resulting position: a policy that
+  // declares kLastStep = true supplies for_each_last_step(s, from, die, f), calling f(result, step)
+  // for each legal step whose result passes final_ok; otherwise for_each_step stands in.
+  template <class F>
+  NARDY_HOT void for_each_last_step(const State& s, int from, int die, F&& f) const {
+    if constexpr (has_last_step()) {
+      policy_.for_each_last_step(s, from, die, f);
+    } else {
+      policy_.for_each_step(s, from, die, [&](const State& next, Step st) NARDY_LAMBDA {
+        if (policy_.final_ok(next)) f(next.pos, st);
+      });
     }
   }
 
@@ -156,21 +186,23 @@ class Enumerator {
   void doubles(const State& s, int max_from) {
     uint32_t src = policy_.sources(s, die_);
     if constexpr (kOrdered) src &= (2u << max_from) - 1;
-    bool moved = false;
     while (src) {
       const int from = 31 - std::countl_zero(src);
       src &= ~(1u << from);
-      policy_.for_each_step(s, from, die_, [&](const State& next, Step st) {
-        moved = true;
-        path_[kDepth] = st;
-        if constexpr (kDepth + 1 == 4) {
-          record(next, 4, 4 * die_, kOrdered);
-        } else if (kOrdered || seen_.insert(next.pos, tag(next, kDepth + 1))) {
-          doubles<kOrdered, kDepth + 1>(next, from);
-        }
-      });
+      if constexpr (kDepth + 1 == 4) {
+        for_each_last_step(s, from, die_, [&](const Position& result, Step st) NARDY_LAMBDA {
+          record(result, st, 4, 4 * die_, kOrdered);
+        });
+      } else {
+        policy_.for_each_step(s, from, die_, [&](const State& next, Step st) NARDY_LAMBDA {
+          path_[kDepth] = st;
+          if (kOrdered || seen_.insert(next.pos, tag(next, kDepth + 1))) {
+            doubles<kOrdered, kDepth + 1>(next, from);
+          }
+        });
+      }
     }
-    if (!moved) record(s, kDepth, kDepth * die_, kOrdered);
+    record_stop(s, kDepth, kDepth * die_, kOrdered);
   }
 
   // Larger die first, then smaller die first. In the second order, a larger-die step by a
@@ -183,43 +215,42 @@ class Enumerator {
     while (src) {
       const int from = 31 - std::countl_zero(src);
       src &= ~(1u << from);
-      policy_.for_each_step(s, from, hi, [&](const State& next, Step st) {
+      policy_.for_each_step(s, from, hi, [&](const State& next, Step st) NARDY_LAMBDA {
         larger_first_sources_ |= 1u << from;
         path_[0] = st;
-        if (!last_step(next, lo, hi + lo, 0)) record(next, 1, hi, kOneStepPerSource);
+        last_step(next, lo, hi + lo, 0);
+        record_stop(next, 1, hi, kOneStepPerSource);
       });
     }
     src = policy_.sources(s, lo);
     while (src) {
       const int from = 31 - std::countl_zero(src);
       src &= ~(1u << from);
-      policy_.for_each_step(s, from, lo, [&](const State& next, Step st) {
+      policy_.for_each_step(s, from, lo, [&](const State& next, Step st) NARDY_LAMBDA {
         path_[0] = st;
         uint32_t skip = 0;
         if (skip_commuting_) {
           skip = larger_first_sources_;
           if (st.to >= 0) skip &= ~(1u << st.to);
         }
-        if (!last_step(next, hi, hi + lo, skip)) record(next, 1, lo, kOneStepPerSource);
+        last_step(next, hi, hi + lo, skip);
+        record_stop(next, 1, lo, kOneStepPerSource);
       });
     }
   }
 
-  // The second die of a non-double; false when it cannot be played at all.
-  bool last_step(const State& s, int die, int pips, uint32_t skip) {
-    const uint32_t all = policy_.sources(s, die);
-    uint32_t src = all & ~skip;
-    bool moved = (all & skip) != 0;  // a skipped step exists: this is no one-die leaf
+  // The second die of a non-double. Steps from the `skip` sources were found in the other
+  // order (their results are recorded already).
+  void last_step(const State& s, int die, int pips, uint32_t skip) {
+    uint32_t src = policy_.sources(s, die) & ~skip;
+    const Step first = path_[0];
     while (src) {
       const int from = 31 - std::countl_zero(src);
       src &= ~(1u << from);
-      policy_.for_each_step(s, from, die, [&](const State& next, Step st) {
-        moved = true;
-        path_[1] = st;
-        record(next, 2, pips, !may_meet(path_[0], st));
+      for_each_last_step(s, from, die, [&](const Position& result, Step st) NARDY_LAMBDA {
+        record(result, st, 2, pips, !may_meet(first, st));
       });
     }
-    return moved;
   }
 
   const P& policy_;

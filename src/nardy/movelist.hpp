@@ -51,22 +51,21 @@ class MoveList {
     }
   }
 
-  // Adds the move unless a move with the same result is already present. `steps` points to
-  // kMaxSteps steps of which the first n_steps count. The sizes it checks are cached in plain
-  // members: the vectors' own size() would cost a division by sizeof(Move) per call.
-  bool insert(const Position& result, const Step* steps, int n_steps) {
+  // Adds the move unless a move with the same result is already present. The steps are the
+  // first n_steps - 1 of `path` (kMaxSteps are read) followed by `last`: the step just made is
+  // passed in a register, because storing it into the path byte by byte and reading the path
+  // back whole would stall on store forwarding once per move. The sizes it checks are cached
+  // in plain members: the vectors' own size() would cost a division by sizeof(Move) per call.
+  bool insert(const Position& result, const Step* path, Step last, int n_steps) {
     if (size_ >= grow_at_) grow();
     const uint64_t h = result.hash();
     const Slot* table = table_.data();
-    Move* moves = moves_.data();
+    const Move* moves = moves_.data();
     for (size_t i = h & mask_;; i = (i + 1) & mask_) {
       const Slot& s = table[i];
       if (s.generation != generation_) {
         table_[i] = Slot{generation_, static_cast<uint32_t>(size_)};
-        Move& m = moves[size_++];
-        m.result = result;
-        m.n_steps = static_cast<uint8_t>(n_steps);
-        std::memcpy(m.steps.data(), steps, sizeof(Step) * kMaxSteps);
+        push(result, path, last, n_steps);
         return true;
       }
       if (moves[s.index].result == result) return false;
@@ -75,12 +74,9 @@ class MoveList {
 
   // Adds a move the caller knows to be new. It does not enter the hash table, so it must also
   // never equal a move inserted later.
-  NARDY_HOT void append(const Position& result, const Step* steps, int n_steps) {
+  NARDY_HOT void append(const Position& result, const Step* path, Step last, int n_steps) {
     if (size_ >= grow_at_) grow();
-    Move& m = moves_[size_++];
-    m.result = result;
-    m.n_steps = static_cast<uint8_t>(n_steps);
-    std::memcpy(m.steps.data(), steps, sizeof(Step) * kMaxSteps);
+    push(result, path, last, n_steps);
   }
 
   [[nodiscard]] size_t size() const noexcept { return size_; }
@@ -102,6 +98,14 @@ class MoveList {
     uint32_t generation = 0;
     uint32_t index = 0;
   };
+
+  NARDY_HOT void push(const Position& result, const Step* path, Step last, int n_steps) {
+    Move& m = moves_[size_++];
+    m.result = result;
+    m.n_steps = static_cast<uint8_t>(n_steps);
+    std::memcpy(m.steps.data(), path, sizeof(Step) * kMaxSteps);
+    m.steps[n_steps - 1] = last;
+  }
 
   // Keeps the table at most half full and room for one more move.
   void grow() {

@@ -32,6 +32,9 @@ namespace nardy {
 // budget is spent differently whenever an unrelated variant changes in the same unit.
 #define NARDY_HOT [[gnu::always_inline]] inline
 #define NARDY_OCC [[gnu::always_inline]]
+// The same for the enumerator's step callbacks (a lambda called from two places of a step
+// function is otherwise left out of line).
+#define NARDY_LAMBDA __attribute__((always_inline))
 
 inline constexpr int kPoints = 24;
 inline constexpr int kBar = 24;      // slot of checkers waiting to enter

@@ -96,6 +96,33 @@ struct BasicBackgammonPolicy {
     f(n, Step{int8_t(from), int8_t(kBearOffTo), 0});
   }
 
+  // The last step of a move: the resulting position alone, none of the masks a further step
+  // would need (most steps of a search are last steps). Under the house rule the hitters
+  // decide which checker moves, so the general step stands in.
+  static constexpr bool kLastStep = !kNoHitAndHide;
+  template <class F>
+  NARDY_HOT void for_each_last_step(const State& s, int from, int die, F&& f) const {
+    const int to = from - die;
+    Position p = s.pos;
+    if (to >= 0) {
+      const uint32_t bit = 1u << to;
+      if (s.their_closed & bit) return;
+      p.us.remove(from);
+      p.us.add(to);
+      const bool hit = (s.their_blots & bit) != 0;
+      if (hit) {
+        p.them.remove(to_mover(to));
+        p.them.add(kBar);
+      }
+      f(p, Step{int8_t(from), int8_t(to), uint8_t(hit)});
+      return;
+    }
+    if (!may_bear_off(s.pos.us, s.ours, from, to)) return;
+    p.us.remove(from);
+    p.us.add(kOff);
+    f(p, Step{int8_t(from), int8_t(kBearOffTo), 0});
+  }
+
   bool final_ok(const State&) const noexcept { return true; }
 };
 

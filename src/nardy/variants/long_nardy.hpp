@@ -21,6 +21,9 @@ struct LongNardyPolicy {
     Position pos;
     uint32_t ours = 0;    // mover's occupied points
     uint32_t theirs = 0;  // points holding any opponent checker, mover's coordinates
+    // The same in the opponent's coordinates, for the six-block test: every bit set once an
+    // opponent checker is off (that one is past any block). Constant through the turn.
+    uint32_t their_path = 0;
     int heads_left = 1;   // checkers that may still leave the head this turn
   };
 
@@ -35,6 +38,7 @@ struct LongNardyPolicy {
     out[0].pos = pos;
     out[0].ours = pos.us.occ1();
     out[0].theirs = rotate24_half(pos.them.occ1());
+    out[0].their_path = pos.them.off() > 0 ? kBoardMask : pos.them.occ1();
     out[0].heads_left = 1;
     if (pos.us.count(kHead) != kCheckers) return 1;  // not the player's first turn
     switch (rules_.head_rule) {
@@ -84,21 +88,57 @@ struct LongNardyPolicy {
     f(n, Step{int8_t(from), int8_t(kBearOffTo), 0});
   }
 
+  // The last step of a move: the resulting position, and the mover's points only as far as
+  // the six-block test needs them (checked here whichever the rule option: this is the end).
+  static constexpr bool kLastStep = true;
+  template <class F>
+  NARDY_HOT void for_each_last_step(const State& s, int from, int die, F&& f) const {
+    const int to = from - die;
+    Position p = s.pos;
+    if (to >= 0) {
+      const uint32_t bit = 1u << to;
+      if (s.theirs & bit) return;
+      p.us.remove(from);
+      p.us.add(to);
+      const uint32_t emptied = (1u << from) & (0u - uint32_t(p.us.empty(from)));
+      const bool newly_held = !(s.ours & bit);
+      const bool blocked = forbidden_block((s.ours & ~emptied) | bit, s.their_path);
+      if (blocked & (newly_held | rules_.block_check_at_end)) {
+        block_rejected_ |= !rules_.block_check_at_end;
+        return;
+      }
+      f(p, Step{int8_t(from), int8_t(to), 0});
+      return;
+    }
+    if (!may_bear_off(s.pos.us, s.ours, from, to)) return;
+    p.us.remove(from);
+    p.us.add(kOff);
+    if (rules_.block_check_at_end) {
+      const uint32_t emptied = (1u << from) & (0u - uint32_t(p.us.empty(from)));
+      if (forbidden_block(s.ours & ~emptied, s.their_path)) return;
+    }
+    f(p, Step{int8_t(from), int8_t(kBearOffTo), 0});
+  }
+
   bool final_ok(const State& s) const noexcept {
     return !rules_.block_check_at_end || !forbidden_block(s);
   }
 
-  // Six points in a row along the opponent's path with no opponent checker past them. The
-  // mover-to-opponent map is a rotation by 12, its own inverse.
   NARDY_HOT static bool forbidden_block(const State& s) noexcept {
-    const uint32_t m = rotate24_half(s.ours);  // mover's points in opponent coordinates
+    return forbidden_block(s.ours, s.their_path);
+  }
+
+  // Six points in a row along the opponent's path with no opponent checker past them. The
+  // mover-to-opponent map is a rotation by 12, its own inverse. `ours`: the mover's points in
+  // its own coordinates; `their_path`: as State::their_path.
+  NARDY_HOT static bool forbidden_block(uint32_t ours, uint32_t their_path) noexcept {
+    const uint32_t m = rotate24_half(ours);  // mover's points in opponent coordinates
     const uint32_t pairs = m & (m >> 1);             // runs of 2 starting here
     const uint32_t fours = pairs & (pairs >> 2);      // runs of 4
     const uint32_t runs = fours & (pairs >> 4);       // runs of 6
     // Points before the lowest run start: the run the fewest opponent checkers are past.
     const uint32_t before_lowest = (runs & (0u - runs)) - 1;
-    const uint32_t their_points = rotate24_half(s.theirs);
-    const bool someone_past = (s.pos.them.off() > 0) | ((their_points & before_lowest) != 0);
+    const bool someone_past = (their_path & before_lowest) != 0;
     return (runs != 0) & !someone_past;
   }
 
