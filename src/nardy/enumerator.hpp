@@ -186,14 +186,18 @@ class Enumerator {
   void doubles(const State& s, int max_from) {
     uint32_t src = policy_.sources(s, die_);
     if constexpr (kOrdered) src &= (2u << max_from) - 1;
-    while (src) {
-      const int from = 31 - std::countl_zero(src);
-      src &= ~(1u << from);
-      if constexpr (kDepth + 1 == 4) {
+    if constexpr (kDepth + 1 == 4) {
+      while (src) {
+        const int from = highest_bit(src);
+        src ^= 1u << from;
         for_each_last_step(s, from, die_, [&](const Position& result, Step st) NARDY_LAMBDA {
           record(result, st, 4, 4 * die_, kOrdered);
         });
-      } else {
+      }
+    } else {
+      while (src) {
+        const int from = highest_bit(src);
+        src ^= 1u << from;
         policy_.for_each_step(s, from, die_, [&](const State& next, Step st) NARDY_LAMBDA {
           path_[kDepth] = st;
           if (kOrdered || seen_.insert(next.pos, tag(next, kDepth + 1))) {
@@ -211,10 +215,9 @@ class Enumerator {
   // (Sound while no order-dependent rejection happened; see order_mattered().)
   void non_double(const State& s) {
     const int hi = dice_[0], lo = dice_[1];
-    uint32_t src = policy_.sources(s, hi);
-    while (src) {
-      const int from = 31 - std::countl_zero(src);
-      src &= ~(1u << from);
+    for (uint32_t src = policy_.sources(s, hi); src;) {
+      const int from = highest_bit(src);
+      src ^= 1u << from;
       policy_.for_each_step(s, from, hi, [&](const State& next, Step st) NARDY_LAMBDA {
         larger_first_sources_ |= 1u << from;
         path_[0] = st;
@@ -222,10 +225,9 @@ class Enumerator {
         record_stop(next, 1, hi, kOneStepPerSource);
       });
     }
-    src = policy_.sources(s, lo);
-    while (src) {
-      const int from = 31 - std::countl_zero(src);
-      src &= ~(1u << from);
+    for (uint32_t src = policy_.sources(s, lo); src;) {
+      const int from = highest_bit(src);
+      src ^= 1u << from;
       policy_.for_each_step(s, from, lo, [&](const State& next, Step st) NARDY_LAMBDA {
         path_[0] = st;
         uint32_t skip = 0;
@@ -241,17 +243,21 @@ class Enumerator {
 
   // The second die of a non-double. Steps from the `skip` sources were found in the other
   // order (their results are recorded already).
-  void last_step(const State& s, int die, int pips, uint32_t skip) {
+  NARDY_HOT void last_step(const State& s, int die, int pips, uint32_t skip) {
     uint32_t src = policy_.sources(s, die) & ~skip;
     const Step first = path_[0];
     while (src) {
-      const int from = 31 - std::countl_zero(src);
-      src &= ~(1u << from);
+      const int from = highest_bit(src);
+      src ^= 1u << from;
       for_each_last_step(s, from, die, [&](const Position& result, Step st) NARDY_LAMBDA {
         record(result, st, 2, pips, !may_meet(first, st));
       });
     }
   }
+
+  // Sources are taken highest first, which fixes the order of the moves a search lists (the
+  // order the API shows and seeded players pick from). 31 ^ clz folds into one bsr.
+  NARDY_HOT static int highest_bit(uint32_t x) noexcept { return 31 ^ std::countl_zero(x); }
 
   const P& policy_;
   MoveList* out_ = nullptr;
