@@ -221,7 +221,7 @@ Position position_from_row(const int8_t* row, Variant variant, size_t index) {
     them[k] = row[kSlots + k];
   }
   const std::string err = validate(variant, us, them);
-  if (!err.empty()) throw py::value_error("position " + std::to_string(index) + ": " + err);
+  if (!err.empty()) raise_nardy("InvalidPositionError", "position " + std::to_string(index) + ": " + err);
   return Position{shlem::make_side(us), shlem::make_side(them)};
 }
 
@@ -504,15 +504,20 @@ Empty when the player cannot move (the turn passes).)doc")
         for (const auto& x : d) out.append(py::make_tuple(x.d1, x.d2, x.nodes));
         return out;
       }, py::arg("key"), py::arg("depth"), py::arg("ordered") = false)
-      // No forcecast: a cast from a wider integer type would wrap bad counts into good ones.
-      .def("enumerate_loop", [](Engine& e, py::array_t<int8_t, py::array::c_style> boards,
-                                int repeat) {
-        if (boards.ndim() != 3 || boards.shape(1) != 2 || boards.shape(2) != kSlots)
-          throw py::value_error("positions must have shape (N, 2, 26)");
+      // No cast at all: a cast from a wider integer type would wrap bad counts into good ones.
+      .def("enumerate_loop", [](Engine& e, const py::array& boards, int repeat) {
+        if (boards.dtype().kind() != 'i' || boards.itemsize() != 1)
+          raise_nardy("InvalidPositionError", "positions must be an int8 array, got dtype " +
+                                                  std::string(py::str(boards.dtype())));
+        if (boards.ndim() != 3 || boards.shape(1) != 2 || boards.shape(2) != kSlots ||
+            !(boards.flags() & py::array::c_style))
+          raise_nardy("InvalidPositionError", "positions must be a C-contiguous (N, 2, 26) array");
+        if (repeat < 0) raise_nardy("Error", "repeat must be >= 0");
+        const auto* rows = static_cast<const int8_t*>(boards.data());
         const size_t n = static_cast<size_t>(boards.shape(0));
         std::vector<Position> positions(n);
         for (size_t i = 0; i < n; ++i)
-          positions[i] = position_from_row(boards.data() + i * 2 * kSlots, e.variant(), i);
+          positions[i] = position_from_row(rows + i * 2 * kSlots, e.variant(), i);
         py::gil_scoped_release release;
         Engine local(e.variant(), e.rules());  // GIL released: other threads may use `e`
         const EnumerationStats st = enumerate_all(local, positions, repeat);

@@ -318,3 +318,32 @@ def test_many_python_threads_get_serial_answers(samples):
     for t in threads:
         t.join()
     assert not errors, errors
+
+
+# -- the benchmark kernel Engine.enumerate_loop --------------------------------------------
+@pytest.mark.parametrize("variant", ["backgammon", "long", "shlem"])
+def test_enumerate_loop_counts_what_legal_moves_lists(variant):
+    positions = random_positions(variant, 12, seed=31)
+    engine = nardy.find_variant(variant)().engine
+    enums, results, seconds = engine.enumerate_loop(batch.to_array(positions), 2)
+    assert enums == 2 * 21 * len(positions)
+    assert results == 2 * sum(len(p.legal_moves(d)) for p in positions for d in ROLLS)
+    assert seconds >= 0
+
+
+def test_enumerate_loop_refuses_bad_input_with_nardy_errors():
+    engine = nardy.Backgammon().engine
+    good = batch.to_array([nardy.Position()])
+    wide = good.astype(np.int16)
+    wide[0, 0, 0] += 256  # would wrap to the same int8 value if it were cast
+    for bad in (wide, good.astype(np.float64), good[:, :, :25], np.asfortranarray(
+            np.repeat(good, 3, axis=0).transpose(0, 2, 1).copy().transpose(0, 2, 1))):
+        with pytest.raises(nardy.InvalidPositionError):
+            engine.enumerate_loop(bad, 1)
+    broken = good.copy()
+    broken[0, 0, 5] = 14  # 23 white checkers
+    with pytest.raises(nardy.InvalidPositionError, match="position 0"):
+        engine.enumerate_loop(broken, 1)
+    with pytest.raises(nardy.Error, match="repeat"):
+        engine.enumerate_loop(good, -1)
+    assert (good == batch.to_array([nardy.Position()])).all()  # the input is untouched

@@ -263,7 +263,7 @@ class Engine:
         ...
     def divide(self, key: bytes, depth: typing.SupportsInt | typing.SupportsIndex, ordered: bool = False) -> list:
         ...
-    def enumerate_loop(self, positions: typing.Annotated[numpy.typing.ArrayLike, numpy.int8], repeat: typing.SupportsInt | typing.SupportsIndex = 1) -> tuple[int, int, float]:
+    def enumerate_loop(self, positions: numpy.ndarray, repeat: typing.SupportsInt | typing.SupportsIndex = 1) -> tuple[int, int, float]:
         """
         Benchmark kernel: enumerates every (position, 21 rolls) `repeat` times in C++; returns (enumerations, resulting positions, seconds).
         """
