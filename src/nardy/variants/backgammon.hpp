@@ -58,7 +58,7 @@ struct BasicBackgammonPolicy {
     const int to = from - die;
     if (to >= 0) {
       const uint32_t bit = 1u << to;
-      if (s.their_closed & bit) return;
+      // (a closed target: sources() has left `from` out already)
       State n = s;
       move_checker(n.pos.us, n.ours, from, to);
       const bool hit = (s.their_blots & bit) != 0;
@@ -106,7 +106,7 @@ struct BasicBackgammonPolicy {
     Position p = s.pos;
     if (to >= 0) {
       const uint32_t bit = 1u << to;
-      if (s.their_closed & bit) return;
+      // (a closed target: sources() has left `from` out already)
       p.us.remove(from);
       p.us.add(to);
       const bool hit = (s.their_blots & bit) != 0;

@@ -68,7 +68,7 @@ struct LongNardyPolicy {
     const int to = from - die;
     if (to >= 0) {
       const uint32_t bit = 1u << to;
-      if (s.theirs & bit) return;
+      // (a target holding an opponent checker: sources() has left `from` out already)
       State n = s;
       move_checker(n.pos.us, n.ours, from, to);
       n.heads_left -= from == kHead;
@@ -97,7 +97,7 @@ struct LongNardyPolicy {
     Position p = s.pos;
     if (to >= 0) {
       const uint32_t bit = 1u << to;
-      if (s.theirs & bit) return;
+      // (a target holding an opponent checker: sources() has left `from` out already)
       p.us.remove(from);
       p.us.add(to);
       const uint32_t emptied = (1u << from) & (0u - uint32_t(p.us.empty(from)));
