@@ -68,6 +68,27 @@ inline constexpr std::array<SlotUnit, 32> kSlotUnit = [] {
   return t;
 }();
 
+// The four bits of each slot, as the two words of a side.
+inline constexpr std::array<SlotUnit, 32> kSlotNibble = [] {
+  std::array<SlotUnit, 32> t{};
+  for (int slot = 0; slot < 32; ++slot) t[slot] = {kSlotUnit[slot].w0 * 0xF, kSlotUnit[slot].w1 * 0xF};
+  return t;
+}();
+
+// One checker moved `die` pips down from `slot` (borne off below index 0), as the change of
+// the two words: one table entry instead of two. Wrapping arithmetic keeps it exact, since the
+// counts before and after are both valid.
+inline constexpr std::array<std::array<SlotUnit, 8>, 32> kStepDelta = [] {
+  std::array<std::array<SlotUnit, 8>, 32> t{};
+  for (int from = 0; from < 26; ++from) {
+    for (int die = 1; die <= 6; ++die) {
+      const int to = from - die >= 0 ? from - die : 25;  // kOff
+      t[from][die] = {kSlotUnit[to].w0 - kSlotUnit[from].w0, kSlotUnit[to].w1 - kSlotUnit[from].w1};
+    }
+  }
+  return t;
+}();
+
 struct Side {
   uint64_t w[2] = {0, 0};
 
@@ -87,9 +108,14 @@ struct Side {
     w[0] -= kSlotUnit[slot].w0;
     w[1] -= kSlotUnit[slot].w1;
   }
+  // One checker `die` pips down from `slot`, or off when that is below index 0.
+  constexpr void move_down(int slot, int die) noexcept {
+    w[0] += kStepDelta[slot][die].w0;
+    w[1] += kStepDelta[slot][die].w1;
+  }
   // True when the slot holds no checker.
   [[nodiscard]] constexpr bool empty(int slot) const noexcept {
-    return ((w[0] & kSlotUnit[slot].w0 * 0xF) | (w[1] & kSlotUnit[slot].w1 * 0xF)) == 0;
+    return ((w[0] & kSlotNibble[slot].w0) | (w[1] & kSlotNibble[slot].w1)) == 0;
   }
   constexpr void set(int slot, int n) noexcept {
     const int shift = (slot & 15) * 4;

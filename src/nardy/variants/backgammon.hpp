@@ -60,7 +60,7 @@ struct BasicBackgammonPolicy {
       const uint32_t bit = 1u << to;
       // (a closed target: sources() has left `from` out already)
       State n = s;
-      move_checker(n.pos.us, n.ours, from, to);
+      move_checker(n.pos.us, n.ours, from, to, die);
       const bool hit = (s.their_blots & bit) != 0;
       if (hit) {
         n.their_blots &= ~bit;
@@ -90,7 +90,7 @@ struct BasicBackgammonPolicy {
     }
     if (!may_bear_off(s.pos.us, s.ours, from, to)) return;
     State n = s;
-    move_checker(n.pos.us, n.ours, from, kOff);
+    move_checker(n.pos.us, n.ours, from, kOff, die);
     // A hitter may bear off; if it was alone its mark goes with it.
     if (kNoHitAndHide && s.pos.us.count(from) == 1) n.hitters &= ~(1u << from);
     f(n, Step{int8_t(from), int8_t(kBearOffTo), 0});
@@ -107,8 +107,7 @@ struct BasicBackgammonPolicy {
     if (to >= 0) {
       const uint32_t bit = 1u << to;
       // (a closed target: sources() has left `from` out already)
-      p.us.remove(from);
-      p.us.add(to);
+      p.us.move_down(from, die);
       const bool hit = (s.their_blots & bit) != 0;
       if (hit) {
         p.them.remove(to_mover(to));
@@ -118,8 +117,7 @@ struct BasicBackgammonPolicy {
       return;
     }
     if (!may_bear_off(s.pos.us, s.ours, from, to)) return;
-    p.us.remove(from);
-    p.us.add(kOff);
+    p.us.move_down(from, die);
     f(p, Step{int8_t(from), int8_t(kBearOffTo), 0});
   }
 

@@ -70,7 +70,7 @@ struct LongNardyPolicy {
       const uint32_t bit = 1u << to;
       // (a target holding an opponent checker: sources() has left `from` out already)
       State n = s;
-      move_checker(n.pos.us, n.ours, from, to);
+      move_checker(n.pos.us, n.ours, from, to, die);
       n.heads_left -= from == kHead;
       // Without branches until the rare rejection: whether a step lands on a new point is as
       // good as random, and a mispredicted branch costs more than the test.
@@ -84,7 +84,7 @@ struct LongNardyPolicy {
     }
     if (!may_bear_off(s.pos.us, s.ours, from, to)) return;
     State n = s;
-    move_checker(n.pos.us, n.ours, from, kOff);
+    move_checker(n.pos.us, n.ours, from, kOff, die);
     f(n, Step{int8_t(from), int8_t(kBearOffTo), 0});
   }
 
@@ -98,8 +98,7 @@ struct LongNardyPolicy {
     if (to >= 0) {
       const uint32_t bit = 1u << to;
       // (a target holding an opponent checker: sources() has left `from` out already)
-      p.us.remove(from);
-      p.us.add(to);
+      p.us.move_down(from, die);
       const uint32_t emptied = (1u << from) & (0u - uint32_t(p.us.empty(from)));
       const bool newly_held = !(s.ours & bit);
       const bool blocked = forbidden_block((s.ours & ~emptied) | bit, s.their_path);
@@ -111,8 +110,7 @@ struct LongNardyPolicy {
       return;
     }
     if (!may_bear_off(s.pos.us, s.ours, from, to)) return;
-    p.us.remove(from);
-    p.us.add(kOff);
+    p.us.move_down(from, die);
     if (rules_.block_check_at_end) {
       const uint32_t emptied = (1u << from) & (0u - uint32_t(p.us.empty(from)));
       if (forbidden_block(s.ours & ~emptied, s.their_path)) return;
