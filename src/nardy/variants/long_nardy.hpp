@@ -73,9 +73,10 @@ struct LongNardyPolicy {
       move_checker(n.pos.us, n.ours, from, to, die);
       n.heads_left -= from == kHead;
       // Without branches until the rare rejection: whether a step lands on a new point is as
-      // good as random, and a mispredicted branch costs more than the test.
-      const bool newly_held = !(s.ours & bit);
-      if (newly_held & !rules_.block_check_at_end & forbidden_block(n)) {
+      // good as random, and a mispredicted branch costs more than the test. (A mask, not a
+      // condition, or the compiler branches on it to skip the test.)
+      const uint32_t tested = 0u - uint32_t(!(s.ours & bit) & !rules_.block_check_at_end);
+      if (forbidden_block(n.ours & tested, s.their_path)) {
         block_rejected_ = true;
         return;
       }
@@ -99,11 +100,12 @@ struct LongNardyPolicy {
       const uint32_t bit = 1u << to;
       // (a target holding an opponent checker: sources() has left `from` out already)
       p.us.move_down(from, die);
+      // As in for_each_step; at the end of the turn the rule option decides what is tested.
+      const bool check_at_end = rules_.block_check_at_end;
       const uint32_t emptied = (1u << from) & (0u - uint32_t(p.us.empty(from)));
-      const bool newly_held = !(s.ours & bit);
-      const bool blocked = forbidden_block((s.ours & ~emptied) | bit, s.their_path);
-      if (blocked & (newly_held | rules_.block_check_at_end)) {
-        block_rejected_ |= !rules_.block_check_at_end;
+      const uint32_t tested = 0u - uint32_t(!(s.ours & bit) | check_at_end);
+      if (forbidden_block(((s.ours & ~emptied) | bit) & tested, s.their_path)) {
+        block_rejected_ |= !check_at_end;
         return;
       }
       f(p, Step{int8_t(from), int8_t(to), 0});
