@@ -1,6 +1,7 @@
 // Backgammon (short nardy): hitting, the bar, points closed by two checkers.
 #pragma once
 
+#include <array>
 #include <bit>
 
 #include "nardy/movelist.hpp"
@@ -62,11 +63,8 @@ struct BasicBackgammonPolicy {
       State n = s;
       move_checker(n.pos.us, n.ours, from, to, die);
       const bool hit = (s.their_blots & bit) != 0;
-      if (hit) {
-        n.their_blots &= ~bit;
-        n.pos.them.remove(to_mover(to));  // to_mover is its own inverse
-        n.pos.them.add(kBar);
-      }
+      n.their_blots &= ~bit;
+      send_to_bar(n.pos.them, to, hit);
       const Step step{int8_t(from), int8_t(to), uint8_t(hit)};
       if constexpr (!kNoHitAndHide) {
         f(n, step);
@@ -109,10 +107,7 @@ struct BasicBackgammonPolicy {
       // (a closed target: sources() has left `from` out already)
       p.us.move_down(from, die);
       const bool hit = (s.their_blots & bit) != 0;
-      if (hit) {
-        p.them.remove(to_mover(to));
-        p.them.add(kBar);
-      }
+      send_to_bar(p.them, to, hit);
       f(p, Step{int8_t(from), int8_t(to), uint8_t(hit)});
       return;
     }
@@ -122,6 +117,24 @@ struct BasicBackgammonPolicy {
   }
 
   bool final_ok(const State&) const noexcept { return true; }
+
+ private:
+  // The opponent's blot on the mover's point `to` goes to the bar when `hit`, without a
+  // branch: whether a step hits is as good as random, and a mispredicted branch costs more
+  // than the masked table delta (wrapping arithmetic, as Side::move_down).
+  static constexpr std::array<SlotUnit, 24> kToBar = [] {
+    std::array<SlotUnit, 24> t{};
+    for (int to = 0; to < 24; ++to) {
+      const int j = to_mover(to);  // to_mover is its own inverse
+      t[to] = {kSlotUnit[kBar].w0 - kSlotUnit[j].w0, kSlotUnit[kBar].w1 - kSlotUnit[j].w1};
+    }
+    return t;
+  }();
+  NARDY_HOT static void send_to_bar(Side& them, int to, bool hit) noexcept {
+    const uint64_t mask = 0 - uint64_t(hit);
+    them.w[0] += kToBar[to].w0 & mask;
+    them.w[1] += kToBar[to].w1 & mask;
+  }
 };
 
 using BackgammonPolicy = BasicBackgammonPolicy<false>;
