@@ -347,3 +347,39 @@ def test_enumerate_loop_refuses_bad_input_with_nardy_errors():
     with pytest.raises(nardy.Error, match="repeat"):
         engine.enumerate_loop(good, -1)
     assert (good == batch.to_array([nardy.Position()])).all()  # the input is untouched
+
+
+@pytest.mark.parametrize("variant", ["backgammon", "long-nardy"])
+def test_rows_accepted_exactly_when_the_position_is_valid(variant):
+    """The core's fast row packer (SIMD) against Position.from_sides's validation, on rows
+    from play with one or two counts changed (out of range, negative, wrong totals, a shared
+    point, a long-nardy bar): accepted rows give legal_moves' results, the others an error."""
+    rng = random.Random(41)
+    v = nardy.find_variant(variant)()
+    rows = batch.to_array(random_positions(variant, 300, seed=43))
+    accepted = rejected = 0
+    for i in range(len(rows)):
+        row = rows[i].copy()
+        if rng.random() < 0.5:  # one checker moved anywhere: valid or not, the total holds
+            s, a, b = rng.randrange(2), rng.randrange(26), rng.randrange(26)
+            if row[s, a] > 0:
+                row[s, a] -= 1
+                row[s, b] += 1
+        else:
+            for _ in range(rng.choice([1, 1, 2])):
+                row[rng.randrange(2), rng.randrange(26)] += rng.choice([-16, -1, 1, 2, 15, 16])
+        try:
+            pos = nardy.Position.from_sides(v, row[0].tolist(), row[1].tolist())
+        except nardy.Error:
+            pos = None
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+        if pos is None:
+            with pytest.raises(nardy.InvalidPositionError, match="position 0"):
+                batch.afterstates(row[None], dice, v)
+            rejected += 1
+        else:
+            got, _ = batch.afterstates(row[None], dice, v)
+            want = sorted(child.sides()[::-1] for child in pos.legal_moves(dice).results())
+            assert sorted((tuple(r[0]), tuple(r[1])) for r in got.tolist()) == want
+            accepted += 1
+    assert accepted > 50 and rejected > 100

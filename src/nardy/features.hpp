@@ -81,13 +81,18 @@ inline void unpack_row(const Position& p, int8_t* row) noexcept {
     const __m128i v = _mm_cvtsi64_si128(static_cast<long long>(w));
     return _mm_unpacklo_epi8(_mm_and_si128(v, low4), _mm_and_si128(_mm_srli_epi64(v, 4), low4));
   };
-  alignas(16) int8_t tmp[64];
-  // Each store's tail (beyond the slots it owns) is overwritten by the next one.
-  _mm_storeu_si128(reinterpret_cast<__m128i*>(tmp), spread(p.us.w[0]));
-  _mm_storeu_si128(reinterpret_cast<__m128i*>(tmp + 16), spread(p.us.w[1]));
-  _mm_storeu_si128(reinterpret_cast<__m128i*>(tmp + 26), spread(p.them.w[0]));
-  _mm_storeu_si128(reinterpret_cast<__m128i*>(tmp + 42), spread(p.them.w[1]));
-  std::memcpy(row, tmp, 2 * kSlots);
+  // Straight into the row, four 16-byte stores inside its 52 bytes: slots 0..15 and 10..25 of
+  // each side (the overlap is written twice with the same counts). A staging buffer copied
+  // out afterwards would stall every row on store forwarding.
+  auto slots_10_to_25 = [](__m128i lo, __m128i hi) {
+    return _mm_or_si128(_mm_srli_si128(lo, 10), _mm_slli_si128(hi, 6));
+  };
+  const __m128i us0 = spread(p.us.w[0]), us1 = spread(p.us.w[1]);
+  const __m128i them0 = spread(p.them.w[0]), them1 = spread(p.them.w[1]);
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(row), us0);
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(row + 10), slots_10_to_25(us0, us1));
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(row + kSlots), them0);
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(row + kSlots + 10), slots_10_to_25(them0, them1));
 #else
   const Side* sides[2] = {&p.us, &p.them};
   for (int s = 0; s < 2; ++s) {
