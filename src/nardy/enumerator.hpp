@@ -53,34 +53,32 @@ class Enumerator {
     const int n_starts = policy_.begin_turn(pos, d1, d2, starts);
     run(starts[0], d1, d2, out);
     for (int k = 1; k < n_starts; ++k) {
-      const int used_before = best_used_;
+      const int score_before = best_score_;
       spare_.clear();
       run(starts[k], d1, d2, spare_);
-      if (best_used_ > used_before) {
+      if (dice_played() > score_before >> kPipBits) {
         out.swap(spare_);
       } else {
-        best_used_ = used_before;
+        best_score_ = score_before;
       }
     }
   }
 
   // Dice the last generate() could play (0 when the turn passes).
-  [[nodiscard]] int dice_played() const noexcept { return best_used_; }
+  [[nodiscard]] int dice_played() const noexcept { return best_score_ >> kPipBits; }
 
  private:
   void run(const State& start, int d1, int d2, MoveList& out) {
     out_ = &out;
     out.clear();
-    best_used_ = 0;
-    best_pips_ = 0;
+    best_score_ = 0;
     policy_.reset_order_flag();
     if (d1 == d2) {
       die_ = d1;
       if constexpr (same_die_steps_may_commute()) doubles<true, 0>(start, kBar);
       if (!same_die_steps_may_commute() || policy_.order_mattered()) {  // every order
         out.clear();
-        best_used_ = 0;
-        best_pips_ = 0;
+        best_score_ = 0;
         seen_.clear();
         doubles<false, 0>(start, kBar);
       }
@@ -91,8 +89,7 @@ class Enumerator {
       non_double(start);
       if (policy_.order_mattered()) {
         out.clear();
-        best_used_ = 0;
-        best_pips_ = 0;
+        best_score_ = 0;
         larger_first_sources_ = 0;
         skip_commuting_ = false;
         non_double(start);
@@ -129,16 +126,21 @@ class Enumerator {
     }
   }
 
+  // Legal plays use the most dice, then the most pips (the larger-die rule): one number orders
+  // both, so that keeping the best plays costs one or two compares.
+  static constexpr int kPipBits = 5;  // pips <= 24
+  static constexpr int play_score(int used, int pips) noexcept { return used << kPipBits | pips; }
+
   // A complete move: `result` after the steps path_[0..used-2] and `last`. `unique`: no other
   // path of this search can reach the same result. Plays of fewer dice or pips than the best
   // so far are dropped here, so a move that stops early can be offered after its longer
   // continuations have been searched (and is then dropped if one of them was legal).
   NARDY_HOT void record(const Position& result, Step last, int used, int pips, bool unique) {
-    if (used < best_used_ || (used == best_used_ && pips < best_pips_)) return;
-    if (used > best_used_ || pips > best_pips_) {
+    const int score = play_score(used, pips);
+    if (score < best_score_) return;
+    if (score > best_score_) {
       out_->clear();
-      best_used_ = used;
-      best_pips_ = pips;
+      best_score_ = score;
     }
     if (unique) {
       out_->append(result, path_, last, used);
@@ -150,7 +152,7 @@ class Enumerator {
   // A move that stops after `used` dice (its steps are all in path_), once everything that
   // goes on from it has been searched. The whole-turn check comes after the cheap dice count.
   NARDY_HOT void record_stop(const State& s, int used, int pips, bool unique) {
-    if (used == 0 || used < best_used_ || (used == best_used_ && pips < best_pips_)) return;
+    if (used == 0 || play_score(used, pips) < best_score_) return;
     if (policy_.final_ok(s)) record(s.pos, path_[used - 1], used, pips, unique);
   }
 
@@ -268,8 +270,7 @@ class Enumerator {
   uint32_t larger_first_sources_ = 0;  // sources with a legal larger-die step at the start
   bool skip_commuting_ = true;
   int die_ = 0;
-  int best_used_ = 0;
-  int best_pips_ = 0;
+  int best_score_ = 0;  // play_score of the moves in the list
 };
 
 }  // namespace nardy
