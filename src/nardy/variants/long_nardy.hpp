@@ -102,11 +102,15 @@ struct LongNardyPolicy {
       p.us.move_down(from, die);
       // As in for_each_step; at the end of the turn the rule option decides what is tested.
       const bool check_at_end = rules_.block_check_at_end;
-      const uint32_t emptied = (1u << from) & (0u - uint32_t(p.us.empty(from)));
+      // First with the source still counted as held: holding more points never allows a
+      // block the fewer points forbid, so only a (rare) yes needs the exact points.
       const uint32_t tested = 0u - uint32_t(!(s.ours & bit) | check_at_end);
-      if (forbidden_block(((s.ours & ~emptied) | bit) & tested, s.their_path)) {
-        block_rejected_ |= !check_at_end;
-        return;
+      if (forbidden_block((s.ours | bit) & tested, s.their_path)) {
+        const uint32_t emptied = (1u << from) & (0u - uint32_t(p.us.empty(from)));
+        if (forbidden_block(((s.ours & ~emptied) | bit) & tested, s.their_path)) {
+          block_rejected_ |= !check_at_end;
+          return;
+        }
       }
       f(p, Step{int8_t(from), int8_t(to), 0});
       return;
