@@ -24,6 +24,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -304,6 +305,33 @@ struct AfterPart {
   AfterPart& operator=(AfterPart&&) noexcept = default;
 };
 
+// Writes m moves as rows (if `rows`), steps (if `steps`) and features (if `enc`).
+void write_moves(const Move* moves, size_t m, int8_t* rows, int8_t* steps, const Encoding* enc,
+                 float* feats) {
+  const size_t width = enc ? static_cast<size_t>(encoding_width(*enc)) : 0;
+  int8_t tmp[kRowBytes];
+  for (size_t k = 0; k < m; ++k) {
+    const Move& mv = moves[k];
+    int8_t* row = rows ? rows + k * kRowBytes : tmp;
+    unpack_row(mv.result, row);
+    if (enc) encode_row(*enc, row, 1, feats + k * width);
+    if (steps) {
+      int8_t* st = steps + k * kMaxSteps * 3;
+      for (int j = 0; j < kMaxSteps; ++j) {
+        if (j < mv.n_steps) {
+          st[3 * j] = mv.steps[j].from;
+          st[3 * j + 1] = mv.steps[j].to;
+          st[3 * j + 2] = static_cast<int8_t>(mv.steps[j].hit);
+        } else {
+          st[3 * j] = -1;
+          st[3 * j + 1] = -1;
+          st[3 * j + 2] = 0;
+        }
+      }
+    }
+  }
+}
+
 // Afterstates of positions [begin, end): rows (and steps / features) appended to `part`,
 // per-position counts written to counts[begin..end).
 void afterstates_range(Engine& e, const std::vector<Position>& pos, const int8_t* dice,
@@ -315,34 +343,55 @@ void afterstates_range(Engine& e, const std::vector<Position>& pos, const int8_t
   if (with_rows) part.rows.reserve(expect * kRowBytes);
   if (with_steps) part.steps.reserve(expect * kMaxSteps * 3);
   if (enc) part.feats.reserve(expect * width);
-  int8_t tmp[kRowBytes];
   for (size_t i = begin; i < end; ++i) {
     e.generate(pos[i], dice[2 * i], dice[2 * i + 1], list);
     const size_t m = list.size();
     counts[i] = static_cast<int64_t>(m);
-    int8_t* rows = with_rows ? part.rows.grow(m * kRowBytes) : nullptr;
-    int8_t* steps = with_steps ? part.steps.grow(m * kMaxSteps * 3) : nullptr;
-    float* feats = enc ? part.feats.grow(m * width) : nullptr;
-    for (size_t k = 0; k < m; ++k) {
-      const Move& mv = list[k];
-      int8_t* row = rows ? rows + k * kRowBytes : tmp;
-      unpack_row(mv.result, row);
-      if (enc) encode_row(*enc, row, 1, feats + k * width);
-      if (steps) {
-        int8_t* st = steps + k * kMaxSteps * 3;
-        for (int j = 0; j < kMaxSteps; ++j) {
-          if (j < mv.n_steps) {
-            st[3 * j] = mv.steps[j].from;
-            st[3 * j + 1] = mv.steps[j].to;
-            st[3 * j + 2] = static_cast<int8_t>(mv.steps[j].hit);
-          } else {
-            st[3 * j] = -1;
-            st[3 * j + 1] = -1;
-            st[3 * j + 2] = 0;
-          }
-        }
-      }
-    }
+    write_moves(list.begin(), m, with_rows ? part.rows.grow(m * kRowBytes) : nullptr,
+                with_steps ? part.steps.grow(m * kMaxSteps * 3) : nullptr, enc,
+                enc ? part.feats.grow(m * width) : nullptr);
+  }
+}
+
+// Storage for the moves a worker thread collects, kept between calls: a batch loop of a bot
+// calls with the same sizes again and again, and fresh memory costs page faults (kernel time
+// that grew with the thread count). At most kKeptMoves moves a buffer are kept.
+class MoveBuffers {
+ public:
+  static constexpr size_t kKeptMoves = size_t{1} << 20;  // 48 MiB
+  std::vector<Move> take() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (free_.empty()) return {};
+    std::vector<Move> v = std::move(free_.back());
+    free_.pop_back();
+    return v;
+  }
+  void give(std::vector<Move>&& v) {
+    if (v.capacity() > kKeptMoves) return;
+    v.clear();
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (free_.size() < 8) free_.push_back(std::move(v));
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<std::vector<Move>> free_;
+};
+
+MoveBuffers& move_buffers() {
+  static MoveBuffers* buffers = new MoveBuffers();  // never destroyed: threads may outlive exit
+  return *buffers;
+}
+
+// The moves of positions [begin, end) appended to `out`, counts to counts[begin..end).
+void collect_range(Engine& e, const std::vector<Position>& pos, const int8_t* dice, size_t begin,
+                   size_t end, std::vector<Move>& out, int64_t* counts) {
+  MoveList list;
+  out.reserve((end - begin) * 24);
+  for (size_t i = begin; i < end; ++i) {
+    e.generate(pos[i], dice[2 * i], dice[2 * i + 1], list);
+    counts[i] = static_cast<int64_t>(list.size());
+    out.insert(out.end(), list.begin(), list.end());
   }
 }
 
@@ -366,58 +415,49 @@ py::tuple afterstates_impl(const Engine& engine, const py::array& boards, const 
     err = parse_rows(v, b, d, n, positions);
     if (err.empty()) {
       int t = std::min<int>(resolve_threads(threads), static_cast<int>(std::max<size_t>(n / 64, 1)));
-      std::vector<AfterPart> parts(t);
       int64_t* counts = offsets.data + 1;
-      auto body = [&](int k, Engine& e) {
-        const size_t lo = n * k / t, hi = n * (k + 1) / t;
-        afterstates_range(e, positions, d, lo, hi, with_rows, with_steps,
-                          kind ? &enc : nullptr, parts[k], counts);
-      };
+      const Encoding* encoding = kind ? &enc : nullptr;
       if (t == 1) {
-        body(0, local_engine(v, rules));
+        afterstates_range(local_engine(v, rules), positions, d, 0, n, with_rows, with_steps,
+                          encoding, out, counts);
       } else {
-        // Two phases: each thread enumerates its share into its own part; then, with the
-        // outputs allocated once at their final sizes, each copies its part into place.
-        std::vector<size_t> at_rows(t), at_steps(t), at_feats(t);
-        std::atomic<bool> alloc_failed{false};
+        // Two phases: each thread collects the moves of its share (compact, in reused
+        // buffers); then, with the outputs allocated once at their final sizes, each writes
+        // its rows, steps and features into place. The outputs are written once.
+        std::vector<std::vector<Move>> moves(t);
+        std::vector<size_t> first(t);
+        std::atomic<bool> failed{false};
         auto place = [&]() noexcept {
-          size_t r = 0, st = 0, f = 0;
+          size_t m = 0;
           for (int k = 0; k < t; ++k) {
-            at_rows[k] = r;
-            at_steps[k] = st;
-            at_feats[k] = f;
-            r += parts[k].rows.size;
-            st += parts[k].steps.size;
-            f += parts[k].feats.size;
+            first[k] = m;
+            m += moves[k].size();
           }
           try {
-            if (r) out.rows.grow(r);
-            if (st) out.steps.grow(st);
-            if (f) out.feats.grow(f);
+            if (with_rows) out.rows.grow(m * kRowBytes);
+            if (with_steps) out.steps.grow(m * kMaxSteps * 3);
+            if (encoding) out.feats.grow(m * static_cast<size_t>(encoding_width(enc)));
           } catch (...) {
-            alloc_failed = true;
+            failed = true;
           }
         };
         std::barrier sync(t, place);
-        std::atomic<bool> body_failed{false};
         auto work = [&](int k, Engine& e) {
           try {
-            body(k, e);
+            moves[k] = move_buffers().take();
+            collect_range(e, positions, d, n * k / t, n * (k + 1) / t, moves[k], counts);
           } catch (...) {  // (bad_alloc) every thread must still reach the barrier
-            body_failed = true;
+            failed = true;
           }
           sync.arrive_and_wait();
-          if (body_failed) alloc_failed = true;
-          if (alloc_failed) return;
-          AfterPart& part = parts[k];
-          if (part.rows.size)
-            std::memcpy(out.rows.data + at_rows[k], part.rows.data, part.rows.size);
-          if (part.steps.size)
-            std::memcpy(out.steps.data + at_steps[k], part.steps.data, part.steps.size);
-          if (part.feats.size)
-            std::memcpy(out.feats.data + at_feats[k], part.feats.data,
-                        part.feats.size * sizeof(float));
-          part = AfterPart();
+          if (!failed) {
+            const size_t at = first[k];
+            write_moves(moves[k].data(), moves[k].size(),
+                        with_rows ? out.rows.data + at * kRowBytes : nullptr,
+                        with_steps ? out.steps.data + at * kMaxSteps * 3 : nullptr, encoding,
+                        encoding ? out.feats.data + at * encoding_width(enc) : nullptr);
+          }
+          move_buffers().give(std::move(moves[k]));
         };
         std::vector<std::thread> pool;
         for (int k = 1; k < t; ++k)
@@ -427,13 +467,10 @@ py::tuple afterstates_impl(const Engine& engine, const py::array& boards, const 
           });
         work(0, local_engine(v, rules));
         for (auto& th : pool) th.join();
-        if (alloc_failed) throw std::bad_alloc();
+        if (failed) throw std::bad_alloc();
       }
       offsets.data[0] = 0;
       for (size_t i = 0; i < n; ++i) offsets.data[i + 1] += offsets.data[i];
-      if (t == 1) {
-        out = std::move(parts[0]);
-      }
     }
   }
   if (!err.empty()) raise_parse_error(err);
