@@ -509,11 +509,14 @@ Empty when the player cannot move (the turn passes).)doc")
         if (boards.dtype().kind() != 'i' || boards.itemsize() != 1)
           raise_nardy("InvalidPositionError", "positions must be an int8 array, got dtype " +
                                                   std::string(py::str(boards.dtype())));
-        if (boards.ndim() != 3 || boards.shape(1) != 2 || boards.shape(2) != kSlots ||
-            !(boards.flags() & py::array::c_style))
-          raise_nardy("InvalidPositionError", "positions must be a C-contiguous (N, 2, 26) array");
+        if (boards.ndim() != 3 || boards.shape(1) != 2 || boards.shape(2) != kSlots)
+          raise_nardy("InvalidPositionError", "positions must have shape (N, 2, 26)");
         if (repeat < 0) raise_nardy("Error", "repeat must be >= 0");
-        const auto* rows = static_cast<const int8_t*>(boards.data());
+        // int8 already: this only copies a strided view into C order, it changes no value
+        const auto contiguous =
+            py::array_t<int8_t, py::array::c_style | py::array::forcecast>::ensure(boards);
+        if (!contiguous) throw py::error_already_set();
+        const int8_t* rows = contiguous.data();
         const size_t n = static_cast<size_t>(boards.shape(0));
         std::vector<Position> positions(n);
         for (size_t i = 0; i < n; ++i)
