@@ -5,6 +5,13 @@ resulting position comes back as one array with CSR offsets, and feature matrice
 nets are filled in C++. Every function here may be called from many Python threads at once
 (each call uses its own C++ scratch memory).
 
+Memory: outputs of 4 MiB and more are allocated in 2 MiB-aligned blocks (transparent huge
+pages on Linux). When numpy frees such an output, up to two blocks (256 MiB in all) are kept
+and reused by the next calls, because fresh pages cost the kernel a zeroing pass on first
+touch (about a quarter of the time of ``afterstates`` on the shared benchmark set); worker
+threads also keep their move buffers (up to 48 MiB each, at most eight). Everything else is
+freed when its array is.
+
 Array layouts
 -------------
 ``boards`` (N, 2, 26) int8, C-contiguous
