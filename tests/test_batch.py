@@ -386,3 +386,26 @@ def test_rows_accepted_exactly_when_the_position_is_valid(variant):
             assert sorted((tuple(r[0]), tuple(r[1])) for r in got.tolist()) == want
             accepted += 1
     assert accepted > 50 and rejected > 100
+
+
+def test_big_outputs_reused_only_after_numpy_frees_them():
+    """Outputs of 4 MiB and more go back to a small block cache when numpy frees them; a live
+    array is never handed out again, and a reused block holds only the new results."""
+    positions = random_positions("backgammon", 420, seed=47)
+    boards = np.repeat(batch.to_array(positions), 21, axis=0)
+    dice = np.array(ROLLS * len(positions), dtype=np.int8)
+    first, off1 = batch.afterstates(boards, dice)
+    assert first.nbytes >= 4 << 20  # big enough for the block path
+    kept = first.copy()
+    other, _ = batch.afterstates(boards[::-1].copy(), dice[::-1].copy())
+    assert not np.shares_memory(first, other)
+    assert (first == kept).all()  # untouched while alive
+    view = first[10:20]  # a view keeps the block alive too
+    del first
+    again, off2 = batch.afterstates(boards, dice)
+    assert not np.shares_memory(again, view) and not np.shares_memory(again, other)
+    assert (again == kept).all() and (off1 == off2).all() and (view == kept[10:20]).all()
+    del view, again, other
+    for _ in range(3):  # freed blocks come back: still the right results every time
+        rows, _ = batch.afterstates(boards, dice)
+        assert (rows == kept).all()
