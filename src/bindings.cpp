@@ -221,7 +221,8 @@ Position position_from_row(const int8_t* row, Variant variant, size_t index) {
     them[k] = row[kSlots + k];
   }
   const std::string err = validate(variant, us, them);
-  if (!err.empty()) raise_nardy("InvalidPositionError", "position " + std::to_string(index) + ": " + err);
+  if (!err.empty())
+    raise_nardy("InvalidPositionError", "position " + std::to_string(index) + ": " + err);
   return Position{shlem::make_side(us), shlem::make_side(them)};
 }
 

@@ -296,8 +296,10 @@ bool pack_fast(Variant v, const int8_t* row, Position& out) noexcept {
     const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(side));
     const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(side + 10));
     // signed compares: a negative count is out of range too
-    const __m128i bad = _mm_or_si128(_mm_or_si128(_mm_cmpgt_epi8(a, fifteen), _mm_cmplt_epi8(a, zero)),
-                                     _mm_or_si128(_mm_cmpgt_epi8(b, fifteen), _mm_cmplt_epi8(b, zero)));
+    auto out_of_range = [&](__m128i x) {
+      return _mm_or_si128(_mm_cmpgt_epi8(x, fifteen), _mm_cmplt_epi8(x, zero));
+    };
+    const __m128i bad = _mm_or_si128(out_of_range(a), out_of_range(b));
     if (_mm_movemask_epi8(bad)) return false;
     const __m128i c = _mm_srli_si128(b, 6);  // slots 16..25, then zeros
     if (sum(a) + sum(c) != kCheckers) return false;

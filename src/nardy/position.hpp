@@ -71,7 +71,8 @@ inline constexpr std::array<SlotUnit, 32> kSlotUnit = [] {
 // The four bits of each slot, as the two words of a side.
 inline constexpr std::array<SlotUnit, 32> kSlotNibble = [] {
   std::array<SlotUnit, 32> t{};
-  for (int slot = 0; slot < 32; ++slot) t[slot] = {kSlotUnit[slot].w0 * 0xF, kSlotUnit[slot].w1 * 0xF};
+  for (int slot = 0; slot < 32; ++slot)
+    t[slot] = {kSlotUnit[slot].w0 * 0xF, kSlotUnit[slot].w1 * 0xF};
   return t;
 }();
 
