@@ -15,13 +15,20 @@
 //     // relaxation: its moves replace the previous ones only if they play strictly more dice.
 //     int begin_turn(const Position&, int d1, int d2, State out[2]) const;
 //     uint32_t sources(const State&, int die) const;   // slots that may move with the die
-//                                                      // (bit 24: enter); may over-approximate
+//                                                      // (bit 24: enter); the step functions
+//                                                      // are called only for these, and check
+//                                                      // whatever sources() leaves open
 //     template <class F> void for_each_step(const State&, int from, int die, F&& f) const;
 //                                                      // calls f(const State& next, Step) for
 //                                                      // every legal single step
 //     bool final_ok(const State&) const;               // whole-turn check of a finished move
 //     static constexpr bool kCommutativeDoubles;       // optional, default true: false when
 //                                                      // same-die steps never commute safely
+//     static constexpr bool kLastStep;                 // optional, default false: true with
+//     template <class F> void for_each_last_step(const State&, int from, int die, F&& f) const;
+//                                                      // calls f(const Position& result, Step)
+//                                                      // for every legal last step of a move
+//                                                      // whose result passes final_ok
 //   };
 //
 // kCommutativeDoubles = true also promises that for_each_step yields at most one step for a
