@@ -465,9 +465,7 @@ MoveBuffers& move_buffers() {
 
 // The moves of positions [begin, end) appended to `out`, counts to counts[begin..end).
 void collect_range(Engine& e, const std::vector<Position>& pos, const int8_t* dice, size_t begin,
-                   size_t end, std::vector<Move>& out, int64_t* counts) {
-  MoveList list;
-  out.reserve((end - begin) * 24);
+                   size_t end, MoveList& list, std::vector<Move>& out, int64_t* counts) {
   for (size_t i = begin; i < end; ++i) {
     e.generate(pos[i], dice[2 * i], dice[2 * i + 1], list);
     counts[i] = static_cast<int64_t>(list.size());
@@ -501,18 +499,23 @@ py::tuple afterstates_impl(const Engine& engine, const py::array& boards, const 
         afterstates_range(local_engine(v, rules), positions, d, 0, n, with_rows, with_steps,
                           encoding, out, counts);
       } else {
-        // Two phases: each thread collects the moves of its share (compact, in reused
-        // buffers); then, with the outputs allocated once at their final sizes, each writes
-        // its rows, steps and features into place. The outputs are written once.
+        // Two phases: the threads take chunks of rows in turn (the cost of a row varies a lot:
+        // fixed halves left one thread with three times the work of the other on the shared
+        // set) and collect their moves, compact, in reused buffers; then, with the offsets
+        // summed and the outputs allocated once at their final sizes, each writes the rows,
+        // steps and features of its chunks into place. The outputs are written once.
+        struct Chunk {
+          size_t begin, end, first_move;  // rows [begin, end), their moves from first_move on
+        };
+        const size_t chunk = std::clamp<size_t>(n / (static_cast<size_t>(t) * 32), 16, 1024);
+        std::atomic<size_t> next_chunk{0};
         std::vector<std::vector<Move>> moves(t);
-        std::vector<size_t> first(t);
+        std::vector<std::vector<Chunk>> chunks(t);
         std::atomic<bool> failed{false};
         auto place = [&]() noexcept {
-          size_t m = 0;
-          for (int k = 0; k < t; ++k) {
-            first[k] = m;
-            m += moves[k].size();
-          }
+          offsets.data[0] = 0;
+          for (size_t i = 0; i < n; ++i) offsets.data[i + 1] += offsets.data[i];
+          const size_t m = static_cast<size_t>(offsets.data[n]);
           try {
             if (with_rows) out.rows.grow(m * kRowBytes);
             if (with_steps) out.steps.grow(m * kMaxSteps * 3);
@@ -525,17 +528,28 @@ py::tuple afterstates_impl(const Engine& engine, const py::array& boards, const 
         auto work = [&](int k, Engine& e) {
           try {
             moves[k] = move_buffers().take();
-            collect_range(e, positions, d, n * k / t, n * (k + 1) / t, moves[k], counts);
+            moves[k].reserve(n / static_cast<size_t>(t) * 24);
+            MoveList list;
+            for (;;) {
+              const size_t begin = next_chunk.fetch_add(1) * chunk;
+              if (begin >= n) break;
+              const size_t end = std::min(n, begin + chunk);
+              chunks[k].push_back(Chunk{begin, end, moves[k].size()});
+              collect_range(e, positions, d, begin, end, list, moves[k], counts);
+            }
           } catch (...) {  // (bad_alloc) every thread must still reach the barrier
             failed = true;
           }
           sync.arrive_and_wait();
           if (!failed) {
-            const size_t at = first[k];
-            write_moves(moves[k].data(), moves[k].size(),
-                        with_rows ? out.rows.data + at * kRowBytes : nullptr,
-                        with_steps ? out.steps.data + at * kMaxSteps * 3 : nullptr, encoding,
-                        encoding ? out.feats.data + at * encoding_width(enc) : nullptr);
+            for (const Chunk& c : chunks[k]) {
+              const size_t at = static_cast<size_t>(offsets.data[c.begin]);
+              const size_t count = static_cast<size_t>(offsets.data[c.end]) - at;
+              write_moves(moves[k].data() + c.first_move, count,
+                          with_rows ? out.rows.data + at * kRowBytes : nullptr,
+                          with_steps ? out.steps.data + at * kMaxSteps * 3 : nullptr, encoding,
+                          encoding ? out.feats.data + at * encoding_width(enc) : nullptr);
+            }
           }
           move_buffers().give(std::move(moves[k]));
         };
@@ -549,8 +563,10 @@ py::tuple afterstates_impl(const Engine& engine, const py::array& boards, const 
         for (auto& th : pool) th.join();
         if (failed) throw std::bad_alloc();
       }
-      offsets.data[0] = 0;
-      for (size_t i = 0; i < n; ++i) offsets.data[i + 1] += offsets.data[i];
+      if (t == 1) {
+        offsets.data[0] = 0;
+        for (size_t i = 0; i < n; ++i) offsets.data[i + 1] += offsets.data[i];
+      }
     }
   }
   if (!err.empty()) raise_parse_error(err);

@@ -99,6 +99,14 @@ def test_afterstates_threads_and_engine_kernel(samples):
     allc = batch.afterstates(arr, dice, steps=True, threads=0)
     for a, b, c in zip(one, two, allc):
         assert np.array_equal(a, b) and np.array_equal(a, c)
+    # threads take chunks of rows in turn: more threads than cores, and features, the same
+    three = batch.afterstates(arr, dice, steps=True, threads=3)
+    for a, c in zip(one, three):
+        assert np.array_equal(a, c)
+    f1 = batch.afterstate_features(arr, dice, "tdgammon", results=True)
+    f3 = batch.afterstate_features(arr, dice, "tdgammon", results=True, threads=3)
+    for a, c in zip(f1, f3):
+        assert np.array_equal(a, c)
 
 
 def test_pass_gives_an_empty_range():
