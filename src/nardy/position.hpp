@@ -83,8 +83,9 @@ inline constexpr std::array<std::array<SlotUnit, 8>, 32> kStepDelta = [] {
   std::array<std::array<SlotUnit, 8>, 32> t{};
   for (int from = 0; from < 26; ++from) {
     for (int die = 1; die <= 6; ++die) {
-      const int to = from - die >= 0 ? from - die : 25;  // kOff
-      t[from][die] = {kSlotUnit[to].w0 - kSlotUnit[from].w0, kSlotUnit[to].w1 - kSlotUnit[from].w1};
+      const int to = from - die >= 0 ? from - die : kOff;
+      t[from][die] = {kSlotUnit[to].w0 - kSlotUnit[from].w0,
+                      kSlotUnit[to].w1 - kSlotUnit[from].w1};
     }
   }
   return t;

@@ -106,8 +106,7 @@ struct LongNardyPolicy {
       // block the fewer points forbid, so only a (rare) yes needs the exact points.
       const uint32_t tested = 0u - uint32_t(!(s.ours & bit) | check_at_end);
       if (forbidden_block((s.ours | bit) & tested, s.their_path)) {
-        const uint32_t emptied = (1u << from) & (0u - uint32_t(p.us.empty(from)));
-        if (forbidden_block(((s.ours & ~emptied) | bit) & tested, s.their_path)) {
+        if (forbidden_block(((s.ours & ~vacated(p.us, from)) | bit) & tested, s.their_path)) {
           block_rejected_ |= !check_at_end;
           return;
         }
@@ -117,10 +116,8 @@ struct LongNardyPolicy {
     }
     if (!may_bear_off(s.pos.us, s.ours, from, to)) return;
     p.us.move_down(from, die);
-    if (rules_.block_check_at_end) {
-      const uint32_t emptied = (1u << from) & (0u - uint32_t(p.us.empty(from)));
-      if (forbidden_block(s.ours & ~emptied, s.their_path)) return;
-    }
+    if (rules_.block_check_at_end && forbidden_block(s.ours & ~vacated(p.us, from), s.their_path))
+      return;
     f(p, Step{int8_t(from), int8_t(kBearOffTo), 0});
   }
 
