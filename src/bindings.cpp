@@ -464,6 +464,19 @@ Empty when the player cannot move (the turn passes).)doc")
         out.attr(s_results) = packed_results(list);
         return out;
       }, "nardy.LegalMoves of a nardy.Position for the roll.")
+      .def("pick", [](Engine& e, const Key& k, int d1, int d2, size_t index) -> py::tuple {
+        check_dice(d1, d2);
+        size_t n = 0;
+        Position result;
+        const bool moved = e.pick(from_key(k), d1, d2, [&](size_t count) {
+          n = count;
+          return index % count;
+        }, result);
+        if (!moved) return py::make_tuple(0, py::none());
+        return py::make_tuple(n, to_key(result));
+      }, py::arg("key"), py::arg("d1"), py::arg("d2"), py::arg("index"),
+         "(n, key): the number of legal moves and the result of move index % n, made alone "
+         "(what a random rollout player does); (0, None) when the turn passes.")
       .def("count", [](Engine& e, const Key& k, int d1, int d2) {
         check_dice(d1, d2);
         MoveList list;

@@ -4,6 +4,8 @@
   itself checked against gnubg) on >= 10,000 random reachable positions;
 * gnubg (PyPI ``gnubg``), a real peer, on >= 3,000 random positions;
 * the batch ``afterstates`` kernel against ``legal_moves``;
+* ``Engine.pick`` (what random rollouts play: one move made alone, its last step counted, not
+  made) against the listed moves, index by index;
 * every legal move's steps and notation: the steps really lead to the result (and are single
   legal die moves per the reference), and notation round-trips through ``play``/``parse_move``;
 * published opening figures (per-roll counts, perft 447 / 202,782; 36 rolls 637 / 419,783);
@@ -14,6 +16,7 @@ No expected value here was produced by running the core.
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import numpy as np
@@ -276,6 +279,66 @@ def test_core_vs_gnubg_all_rolls(positions):
                 if len(mv) % 2 == 0 and 0 not in mv and apply_gnubg(m, o, mv) not in core:
                     failures.append(f"mover={m} opponent={o} dice={dice}: {mv} missing")
     assert not failures, "\n".join(failures[:10])
+
+
+# ------------------------------------------------------------- one move made alone
+
+def _pick_mismatches(engine, key, d1, d2):
+    listed = engine.legal(key, d1, d2).keys()
+    errors = []
+    for index in range(max(1, len(listed))):
+        n, result = engine.pick(key, d1, d2, index)
+        if n != len(listed) or (n and result != listed[index]):
+            errors.append((d1, d2, index, n, len(listed)))
+    return errors
+
+
+def test_pick_is_the_listed_move(positions):
+    """Engine.pick(index) counts the last steps of a search instead of making them and sorts
+    out repeated results by rule (which intermediate landing hit); it must give exactly the
+    listed move at every index, on every phase (bar, contact, race, bear-off)."""
+    engine = BG.engine
+    failures = []
+    phases = set()
+    for m, o in positions[::4]:
+        key = pos_of(m, o)._key
+        phases.add(R.phase(m, o))
+        for d1, d2 in R.ALL_ROLLS:
+            failures += [(m, o, *e) for e in _pick_mismatches(engine, key, d1, d2)]
+            if d1 != d2:
+                failures += [(m, o, *e) for e in _pick_mismatches(engine, key, d2, d1)]
+    assert phases >= {"bar", "contact", "race", "bearoff"}
+    assert not failures, f"{len(failures)} mismatches, first: {failures[:3]}"
+
+
+def test_pick_repeated_results_by_hits():
+    """Hand-made: one checker can carry hi + lo three ways; blots on the intermediate points
+    make the ways different moves. The mover (indices 0..23, 24 bar) has checkers on 12 and 9;
+    6-3 plays 12 -> 6 -> 3, 9 -> 3 -> ... . Every placement of opponent blots on the
+    intermediate points 9, 6 must give pick() the listed moves."""
+    engine = BG.engine
+    failures = []
+    for blots in itertools.product([False, True], repeat=3):
+        mover = [0] * 26
+        mover[12], mover[9], mover[0] = 2, 2, 11
+        opp = [0] * 26
+        placed = 0
+        for on_blot, point in zip(blots, (6, 3, 8)):  # mover's indices
+            if on_blot:
+                opp[23 - point] = 1
+                placed += 1
+        opp[0] = 15 - placed
+        key = pos_of(tuple(mover), tuple(opp))._key
+        for d1, d2 in ((6, 3), (3, 6), (4, 3), (3, 1)):
+            failures += _pick_mismatches(engine, key, d1, d2)
+    assert not failures, failures
+
+
+def test_pick_other_variants_fall_back_to_the_list():
+    for variant in (nardy.find_variant("long-nardy")(), nardy.Backgammon(no_hit_and_hide=True)):
+        p = nardy.Position(variant)
+        for d1, d2 in ((6, 5), (3, 3), (2, 1)):
+            assert not _pick_mismatches(variant.engine, p._key, d1, d2)
 
 
 # ------------------------------------------------------------------- batch afterstates

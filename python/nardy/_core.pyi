@@ -277,6 +277,10 @@ class Engine:
         """
     def perft(self, key: bytes, depth: typing.SupportsInt | typing.SupportsIndex, ordered: bool = False) -> int:
         ...
+    def pick(self, key: bytes, d1: typing.SupportsInt | typing.SupportsIndex, d2: typing.SupportsInt | typing.SupportsIndex, index: typing.SupportsInt | typing.SupportsIndex) -> tuple:
+        """
+        (n, key): the number of legal moves and the result of move index % n, made alone (what a random rollout player does); (0, None) when the turn passes.
+        """
 class LockstepRollout:
     def __init__(self, engine: Engine, key: bytes, games: typing.SupportsInt | typing.SupportsIndex, seed: typing.SupportsInt | typing.SupportsIndex = 0, first_trial: typing.SupportsInt | typing.SupportsIndex = 0, max_plies: typing.SupportsInt | typing.SupportsIndex = 10000, width: typing.SupportsInt | typing.SupportsIndex = 256) -> None:
         ...

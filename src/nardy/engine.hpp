@@ -48,6 +48,22 @@ class Engine {
   // Every legal complete move of `pos` (mover's perspective) for the roll; empty = pass.
   void generate(const Position& pos, int d1, int d2, MoveList& out);
 
+  // The move generate() would list at index index_of(n) of its n, made alone (see
+  // Enumerator::pick); false when the turn passes.
+  template <class IndexOf>
+  bool pick(const Position& pos, int d1, int d2, IndexOf&& index_of, Position& result) {
+    switch (variant_) {
+      case Variant::Backgammon:
+        if (rules_.no_hit_and_hide) return backgammon_house_enum_.pick(pos, d1, d2, index_of, result);
+        return backgammon_enum_.pick(pos, d1, d2, index_of, result);
+      case Variant::LongNardy:
+        return long_nardy_enum_.pick(pos, d1, d2, index_of, result);
+      case Variant::Shlem:
+        return shlem_enum_.pick(pos, d1, d2, index_of, result);
+    }
+    return false;
+  }
+
   // Applies single steps one by one as the variant's physics allow (each step must be a legal
   // single step for some die); returns false if one is not. Used to identify a move given as
   // steps by its resulting position; whole-move legality is membership in generate().

@@ -29,6 +29,17 @@
 //                                                      // calls f(const Position& result, Step)
 //                                                      // for every legal last step of a move
 //                                                      // whose result passes final_ok
+//     static constexpr bool kExactLastSources;         // optional, default false: true when
+//                                                      // every source of sources() has exactly
+//                                                      // one legal last step (passing final_ok),
+//                                                      // order never matters and a turn has one
+//                                                      // start: then pick() counts the last
+//                                                      // steps instead of listing them
+//     uint32_t quiet_points(const State&) const;       // optional, with kExactLastSources: the
+//                                                      // points where a checker lands without
+//                                                      // side effects (a hit), in the state
+//                                                      // given; lets pick() tell repeated
+//                                                      // results without hashing them
 //   };
 //
 // kCommutativeDoubles = true also promises that for_each_step yields at most one step for a
@@ -40,6 +51,8 @@
 
 #include <bit>
 #include <cstdint>
+#include <cstring>
+#include <vector>
 
 #include "nardy/movelist.hpp"
 #include "nardy/position.hpp"
@@ -74,7 +87,38 @@ class Enumerator {
   // Dice the last generate() could play (0 when the turn passes).
   [[nodiscard]] int dice_played() const noexcept { return best_score_ >> kPipBits; }
 
+  // The move generate() would list at index index_of(n), n the number of legal moves, without
+  // listing the others (a random player needs one move, not all of them). Returns false when
+  // the turn passes; `result` is the resulting position. With kExactLastSources the last step
+  // of a move is counted, not made: a search node records its last-step sources as one segment
+  // (a bit each, in list order), and only the chosen move is built, by replaying its steps.
+  // Sources whose step may meet another path are still made and deduplicated, exactly as
+  // record() does, so the count and the order are generate()'s.
+  template <class IndexOf>
+  bool pick(const Position& pos, int d1, int d2, IndexOf&& index_of, Position& result) {
+    if constexpr (counts_last_steps()) {
+      State starts[2];
+      if (policy_.begin_turn(pos, d1, d2, starts) == 1) {
+        start_ = starts[0];
+        n_segments_ = 0;
+        total_ = 0;
+        seen_.clear();
+        run<true>(start_, d1, d2, picked_);
+        if (total_ == 0) return false;
+        result = segment_result(index_of(total_));
+        return true;
+      }
+    }
+    generate(pos, d1, d2, picked_);
+    if (picked_.empty()) return false;
+    result = picked_[index_of(picked_.size())].result;
+    return true;
+  }
+
  private:
+  // kCount: pick()'s search, which records segments of counted last steps (see pick()); it
+  // runs only for policies whose order never matters, so the second passes are not needed.
+  template <bool kCount = false>
   void run(const State& start, int d1, int d2, MoveList& out) {
     out_ = &out;
     out.clear();
@@ -82,7 +126,9 @@ class Enumerator {
     policy_.reset_order_flag();
     if (d1 == d2) {
       die_ = d1;
-      if constexpr (same_die_steps_may_commute()) doubles<true, 0>(start, kBar);
+      first_die_ = d1;
+      if constexpr (same_die_steps_may_commute()) doubles<true, 0, kCount>(start, kBar);
+      if (kCount) return;
       if (!same_die_steps_may_commute() || policy_.order_mattered()) {  // every order
         out.clear();
         best_score_ = 0;
@@ -93,7 +139,8 @@ class Enumerator {
       dice_[0] = d1 > d2 ? d1 : d2;  // larger die first: its moves are found first
       dice_[1] = d1 > d2 ? d2 : d1;
       larger_first_sources_ = 0;
-      non_double(start);
+      non_double<kCount>(start);
+      if (kCount) return;
       if (policy_.order_mattered()) {
         out.clear();
         best_score_ = 0;
@@ -115,6 +162,13 @@ class Enumerator {
     }
   }
   static constexpr bool kOneStepPerSource = same_die_steps_may_commute();
+  static constexpr bool counts_last_steps() {
+    if constexpr (requires { P::kExactLastSources; }) {
+      return P::kExactLastSources && same_die_steps_may_commute();
+    } else {
+      return false;
+    }
+  }
   static constexpr bool has_last_step() {
     if constexpr (requires { P::kLastStep; }) {
       return P::kLastStep;
@@ -158,9 +212,122 @@ class Enumerator {
 
   // A move that stops after `used` dice (its steps are all in path_), once everything that
   // goes on from it has been searched. The whole-turn check comes after the cheap dice count.
+  template <bool kCount = false>
   NARDY_HOT void record_stop(const State& s, int used, int pips, bool unique) {
     if (used == 0 || play_score(used, pips) < best_score_) return;
-    if (policy_.final_ok(s)) record(s.pos, path_[used - 1], used, pips, unique);
+    if (!policy_.final_ok(s)) return;
+    if constexpr (kCount) {
+      if (!open_segments(play_score(used, pips))) return;
+      if (!unique && !seen_.insert(s.pos, 0)) return;
+      add_segment(used, 0, 1);
+    } else {
+      record(s.pos, path_[used - 1], used, pips, unique);
+    }
+  }
+
+  // -- pick()'s segments -----------------------------------------------------------------
+  // A segment: the steps path_[0..n_path) from the start, then either nothing (the move stops
+  // there: one move) or a last step with `last_die` from each source in `sources`, highest
+  // first (one move each). The dice of the path are kept beside it for the replay.
+  struct Segment {
+    Step path[kMaxSteps - 1];
+    uint8_t dice[kMaxSteps - 1];
+    uint8_t n_path;
+    uint8_t last_die;
+    uint32_t sources;
+    uint32_t count;
+  };
+
+  // The same ranking as record(): false when plays of this score are not legal moves (a
+  // better play is known), and everything found so far goes when this one is better.
+  NARDY_HOT bool open_segments(int score) {
+    if (score < best_score_) return false;
+    if (score > best_score_) {
+      best_score_ = score;
+      n_segments_ = 0;
+      total_ = 0;
+      seen_.clear();
+    }
+    return true;
+  }
+
+  NARDY_HOT void add_segment(int n_path, int last_die, uint32_t count, uint32_t sources = 0) {
+    if (n_segments_ == segments_.size()) segments_.resize(segments_.size() * 2 + 16);
+    Segment& g = segments_[n_segments_++];
+    std::memcpy(g.path, path_, sizeof g.path);
+    g.dice[0] = uint8_t(first_die_);
+    g.dice[1] = uint8_t(die_);
+    g.dice[2] = uint8_t(die_);
+    g.n_path = uint8_t(n_path);
+    g.last_die = uint8_t(last_die);
+    g.sources = sources;
+    g.count = count;
+    total_ += count;
+  }
+
+  // Replays segment k's path from the start and makes move `index` of it.
+  Position segment_result(size_t index) const {
+    size_t k = 0;
+    while (index >= segments_[k].count) index -= segments_[k++].count;
+    const Segment& g = segments_[k];
+    State cur = start_;
+    for (int i = 0; i < g.n_path; ++i) {
+      State next = cur;
+      policy_.for_each_step(cur, g.path[i].from, g.dice[i], [&](const State& n, Step st) {
+        if (st == g.path[i]) next = n;
+      });
+      cur = next;
+    }
+    if (g.last_die == 0) return cur.pos;
+    uint32_t src = g.sources;
+    for (; index > 0; --index) src ^= 1u << highest_bit(src);
+    Position result = cur.pos;
+    for_each_last_step(cur, highest_bit(src), g.last_die,
+                       [&](const Position& p, Step) { result = p; });
+    return result;
+  }
+
+  // With quiet_points() the paths that meet without a bear-off are told apart exactly. Off the
+  // bear-off, two paths of a non-double meet only when both carry one checker from a point o
+  // to o - hi - lo (two checkers moving apart have one result per pair of sources and the
+  // commuting skip generates each pair once). Three paths do that, in this order:
+  //   P1  hi from o, then lo from o - hi        (first loop, source o)
+  //   P2  hi from o - lo, then lo from o        (first loop, source o - lo: o - lo held ours)
+  //   P3  lo from o, then hi from o - lo        (second loop: a checker just moved goes on)
+  // and their results differ only in what the intermediate landing did (P1 lands on o - hi,
+  // P3 on o - lo, P2 on its own point). P1 needs hi legal from o at the start and P2 needs it
+  // from o - lo: both are bits of larger_first_sources_ (complete above the current source
+  // while the first loop runs, since sources go highest first). So, exactly:
+  //   P2 repeats P1 when o is a larger-die source and o - hi is quiet;
+  //   P3 repeats P2 when o - lo is a larger-die source, else P1 when o is one and both o - hi
+  //   and o - lo are quiet.
+  // Every other result of the search is new; bear-offs still go through the hash.
+  static constexpr bool knows_quiet_points() {
+    return requires(const P& p, const State& s) { p.quiet_points(s); };
+  }
+  uint32_t bear_off_meetings(Step first, int die) const noexcept {
+    return first.to < 0 ? ~0u : (1u << die) - 1;
+  }
+  uint32_t single_checker_repeats(Step first, int die) const noexcept {
+    const int hi = dice_[0], lo = dice_[1];
+    const uint32_t larger = larger_first_sources_;
+    if (die == lo) {  // first loop: the step from o = first.from + lo would be P2
+      const int o = first.from + lo;
+      if (o >= kBar) return 0;
+      return ((larger >> o) & (quiet_ >> (o - hi)) & 1u) << o;
+    }
+    // second loop: the step from first.to goes on (P3), o = first.from
+    const int o = first.from;
+    const uint32_t p2 = larger >> first.to;
+    const uint32_t p1 = (larger >> o) & (quiet_ >> (o - hi)) & (quiet_ >> first.to);
+    return ((p2 | p1) & 1u) << first.to;
+  }
+
+  // Last-step sources whose result another path may also reach (may_meet(first, step) for the
+  // step from each source): those are made and deduplicated, the others only counted.
+  uint32_t meeting_sources(Step first, int die) const noexcept {
+    if (!skip_commuting_ || !kOneStepPerSource || first.to < 0) return ~0u;
+    return 1u << first.to | 1u << (first.from + die) | ((1u << die) - 1);
   }
 
   // The last die of a move needs no search state, only the resulting position: a policy that
@@ -191,11 +358,15 @@ class Enumerator {
   // sources taken in non-increasing order (a checker that just moved may go on, since it now
   // stands lower). Any order (when a rule checked after every step made order matter): every
   // source each time, transpositions pruned by (position, dice used, policy state).
-  template <bool kOrdered, int kDepth>
+  template <bool kOrdered, int kDepth, bool kCount = false>
   void doubles(const State& s, int max_from) {
     uint32_t src = policy_.sources(s, die_);
     if constexpr (kOrdered) src &= (2u << max_from) - 1;
-    if constexpr (kDepth + 1 == 4) {
+    if constexpr (kCount && kDepth + 1 == 4) {
+      if (src && open_segments(play_score(4, 4 * die_))) {
+        add_segment(3, die_, count_bits(src), src);
+      }
+    } else if constexpr (kDepth + 1 == 4) {
       while (src) {
         const int from = highest_bit(src);
         src ^= 1u << from;
@@ -210,30 +381,34 @@ class Enumerator {
         policy_.for_each_step(s, from, die_, [&](const State& next, Step st) NARDY_LAMBDA {
           path_[kDepth] = st;
           if (kOrdered || seen_.insert(next.pos, tag(next, kDepth + 1))) {
-            doubles<kOrdered, kDepth + 1>(next, from);
+            doubles<kOrdered, kDepth + 1, kCount>(next, from);
           }
         });
       }
     }
-    record_stop(s, kDepth, kDepth * die_, kOrdered);
+    record_stop<kCount>(s, kDepth, kDepth * die_, kOrdered);
   }
 
   // Larger die first, then smaller die first. In the second order, a larger-die step by a
   // checker other than the one just moved is skipped when that step was already legal at the
   // start: then (larger, smaller) was explored in the first order and leads to the same place.
   // (Sound while no order-dependent rejection happened; see order_mattered().)
+  template <bool kCount = false>
   void non_double(const State& s) {
     const int hi = dice_[0], lo = dice_[1];
+    first_die_ = hi;
+    if constexpr (kCount && knows_quiet_points()) quiet_ = policy_.quiet_points(s);
     for (uint32_t src = policy_.sources(s, hi); src;) {
       const int from = highest_bit(src);
       src ^= 1u << from;
       policy_.for_each_step(s, from, hi, [&](const State& next, Step st) NARDY_LAMBDA {
         larger_first_sources_ |= 1u << from;
         path_[0] = st;
-        last_step(next, lo, hi + lo, 0);
-        record_stop(next, 1, hi, kOneStepPerSource);
+        last_step<kCount>(next, lo, hi + lo, 0);
+        record_stop<kCount>(next, 1, hi, kOneStepPerSource);
       });
     }
+    first_die_ = lo;
     for (uint32_t src = policy_.sources(s, lo); src;) {
       const int from = highest_bit(src);
       src ^= 1u << from;
@@ -244,17 +419,39 @@ class Enumerator {
           skip = larger_first_sources_;
           if (st.to >= 0) skip &= ~(1u << st.to);
         }
-        last_step(next, hi, hi + lo, skip);
-        record_stop(next, 1, lo, kOneStepPerSource);
+        last_step<kCount>(next, hi, hi + lo, skip);
+        record_stop<kCount>(next, 1, lo, kOneStepPerSource);
       });
     }
   }
 
   // The second die of a non-double. Steps from the `skip` sources were found in the other
   // order (their results are recorded already).
+  template <bool kCount = false>
   NARDY_HOT void last_step(const State& s, int die, int pips, uint32_t skip) {
     uint32_t src = policy_.sources(s, die) & ~skip;
     const Step first = path_[0];
+    if constexpr (kCount) {
+      if (!src || !open_segments(play_score(2, pips))) return;
+      uint32_t meeting, repeated;
+      if constexpr (knows_quiet_points()) {
+        meeting = src & bear_off_meetings(first, die);
+        repeated = src & ~meeting & single_checker_repeats(first, die);
+      } else {
+        meeting = src & meeting_sources(first, die);
+        repeated = 0;
+      }
+      for (uint32_t meet = meeting; meet;) {
+        const int from = highest_bit(meet);
+        meet ^= 1u << from;
+        for_each_last_step(s, from, die, [&](const Position& result, Step) NARDY_LAMBDA {
+          if (!seen_.insert(result, 0)) repeated |= 1u << from;
+        });
+      }
+      src &= ~repeated;
+      if (src) add_segment(1, die, count_bits(src), src);
+      return;
+    }
     while (src) {
       const int from = highest_bit(src);
       src ^= 1u << from;
@@ -278,6 +475,14 @@ class Enumerator {
   bool skip_commuting_ = true;
   int die_ = 0;
   int best_score_ = 0;  // play_score of the moves in the list
+  // pick()'s state
+  MoveList picked_;
+  State start_{};
+  std::vector<Segment> segments_;
+  size_t n_segments_ = 0;
+  size_t total_ = 0;
+  uint32_t quiet_ = 0;  // the start's quiet_points()
+  int first_die_ = 0;  // the die of path_[0] (a bear-off step does not say which it was)
 };
 
 }  // namespace nardy

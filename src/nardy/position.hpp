@@ -55,6 +55,19 @@ constexpr uint32_t gather_nibble_flags(uint64_t x) noexcept {
 
 inline constexpr uint64_t kNibbleLowBits = 0x1111111111111111ull;
 
+// Set bits of a 32-bit mask. Portable builds (no -mpopcnt) compile std::popcount to a call
+// into libgcc; these dozen inline operations are cheaper than that call.
+constexpr int count_bits(uint32_t x) noexcept {
+#if defined(__POPCNT__)
+  return std::popcount(x);
+#else
+  x = x - ((x >> 1) & 0x55555555u);
+  x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+  x = (x + (x >> 4)) & 0x0F0F0F0Fu;
+  return static_cast<int>((x * 0x01010101u) >> 24);
+#endif
+}
+
 // One checker in each slot, as the two words of a side.
 struct SlotUnit {
   uint64_t w0, w1;

@@ -216,16 +216,25 @@ Outcome play_trial(Engine& engine, MoveList& list, const Position& start, Rollou
     if (ply == max_plies) break;
     int d1, d2;
     dice_from_word(stream_draw(key, 2 * uint64_t{ply}), d1, d2);
-    engine.generate(pos, d1, d2, list);
-    if (list.empty()) {
+    bool moved;
+    if (policy == RolloutPolicy::Random) {
+      // Only the chosen move is made (Engine::pick): the same move as list[uniform(word, n)].
+      const uint64_t word = stream_draw(key, 2 * uint64_t{ply} + 1);
+      Position next;
+      moved = engine.pick(
+          pos, d1, d2,
+          [word](size_t n) { return uniform_from_word(word, static_cast<uint32_t>(n)); }, next);
+      if (moved) pos = next.swapped();
+    } else {
+      engine.generate(pos, d1, d2, list);
+      moved = !list.empty();
+      if (moved) pos = list[choose_builtin(v, policy, list, 0)].result.swapped();
+    }
+    if (moved) {
+      passes = 0;
+    } else {
       pos = pos.swapped();
       ++passes;
-    } else {
-      const uint64_t word = policy == RolloutPolicy::Random
-                                ? stream_draw(key, 2 * uint64_t{ply} + 1)
-                                : 0;
-      pos = list[choose_builtin(v, policy, list, word)].result.swapped();
-      passes = 0;
     }
     on_roll ^= 1;
   }

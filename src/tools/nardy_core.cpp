@@ -3,9 +3,12 @@
 //   nardy-core bench (backgammon|long|shlem) FILE [REPEAT]   FILE: one position a line, 26
 //       mover counts, '|', 26 opponent counts (the format `nardy` writes for benchmarks; Shlem:
 //       -1 marks a checker held prisoner on that point, as in the Python side arrays)
+//   nardy-core rollout (backgammon|long|shlem) GAMES [random|greedy] [SEED] [THREADS]
+//       games from the opening, for profiling rollouts without Python
 //   nardy-core selftest   checks opening facts published by independent engines
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -13,6 +16,7 @@
 #include <vector>
 
 #include "nardy/engine.hpp"
+#include "nardy/rollout.hpp"
 
 using namespace nardy;
 
@@ -89,6 +93,25 @@ int bench_cmd(int argc, char** argv) {
   return 0;
 }
 
+int rollout_cmd(int argc, char** argv) {
+  if (argc < 4) return 2;
+  Variant v;
+  if (!parse_variant(argv[2], v)) return 2;
+  RolloutSettings st;
+  st.trials = std::strtoull(argv[3], nullptr, 10);
+  st.policy = argc > 4 && !std::strcmp(argv[4], "greedy") ? RolloutPolicy::Greedy
+                                                          : RolloutPolicy::Random;
+  st.seed = argc > 5 ? std::strtoull(argv[5], nullptr, 10) : 1;
+  st.threads = argc > 6 ? std::atoi(argv[6]) : 1;
+  const auto t0 = std::chrono::steady_clock::now();
+  const RolloutCounts c = rollout(v, Rules{}, opening(v), st);
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::printf("%llu games, %.1f plies/game, points %lld: %.0f games/s, %.0f plies/s\n",
+              (unsigned long long)c.games, double(c.plies) / double(c.games ? c.games : 1),
+              (long long)c.points, c.games / s, c.plies / s);
+  return 0;
+}
+
 int selftest() {
   // Opening move counts per roll, published for GNU Backgammon, wildbg and OpenSpiel.
   struct Fact { int d1, d2; size_t moves; };
@@ -119,10 +142,12 @@ int selftest() {
 int main(int argc, char** argv) {
   if (argc >= 2 && !std::strcmp(argv[1], "perft")) return perft_cmd(argc, argv);
   if (argc >= 2 && !std::strcmp(argv[1], "bench")) return bench_cmd(argc, argv);
+  if (argc >= 2 && !std::strcmp(argv[1], "rollout")) return rollout_cmd(argc, argv);
   if (argc >= 2 && !std::strcmp(argv[1], "selftest")) return selftest();
   std::fprintf(stderr,
                "usage: nardy-core perft (backgammon|long|shlem) DEPTH [--ordered] [--head RULE]\n"
                "       nardy-core bench (backgammon|long|shlem) FILE [REPEAT]\n"
+               "       nardy-core rollout (backgammon|long|shlem) GAMES [random|greedy] [SEED] [THREADS]\n"
                "       nardy-core selftest\n");
   return 2;
 }

@@ -98,6 +98,11 @@ struct BasicBackgammonPolicy {
   // would need (most steps of a search are last steps). Under the house rule the hitters
   // decide which checker moves, so the general step stands in.
   static constexpr bool kLastStep = !kNoHitAndHide;
+  // sources() leaves out closed targets and keeps bear-offs to the exact point and the highest
+  // one once all are home, which is all the last step checks: one legal step per source.
+  static constexpr bool kExactLastSources = !kNoHitAndHide;
+  // A checker landing where no opponent blot stands changes nothing but the counts.
+  uint32_t quiet_points(const State& s) const noexcept { return ~s.their_blots & kBoardMask; }
   template <class F>
   NARDY_HOT void for_each_last_step(const State& s, int from, int die, F&& f) const {
     const int to = from - die;
