@@ -31,10 +31,16 @@
 //                                                      // whose result passes final_ok
 //     static constexpr bool kExactLastSources;         // optional, default false: true when
 //                                                      // every source of sources() has exactly
-//                                                      // one legal last step (passing final_ok),
-//                                                      // order never matters and a turn has one
-//                                                      // start: then pick() counts the last
-//                                                      // steps instead of listing them
+//                                                      // one legal step, and one legal last
+//                                                      // step (passing final_ok), steps go
+//                                                      // from index i to i - die (off below
+//                                                      // 0), order never matters and a turn
+//                                                      // has one start: then pick() counts
+//                                                      // the last steps instead of making them
+//     uint32_t next_sources(const State&, int from, int die, int next_die) const;
+//                                                      // optional, with kExactLastSources:
+//                                                      // sources(state after the step, next_die)
+//                                                      // without making the step
 //     uint32_t quiet_points(const State&) const;       // optional, with kExactLastSources: the
 //                                                      // points where a checker lands without
 //                                                      // side effects (a hit), in the state
@@ -139,8 +145,11 @@ class Enumerator {
       dice_[0] = d1 > d2 ? d1 : d2;  // larger die first: its moves are found first
       dice_[1] = d1 > d2 ? d2 : d1;
       larger_first_sources_ = 0;
-      non_double<kCount>(start);
-      if (kCount) return;
+      if constexpr (kCount) {
+        count_non_double(start);
+        return;
+      }
+      non_double(start);
       if (policy_.order_mattered()) {
         out.clear();
         best_score_ = 0;
@@ -271,11 +280,10 @@ class Enumerator {
     while (index >= segments_[k].count) index -= segments_[k++].count;
     const Segment& g = segments_[k];
     State cur = start_;
-    for (int i = 0; i < g.n_path; ++i) {
+    for (int i = 0; i < g.n_path; ++i) {  // one step per source (kExactLastSources)
       State next = cur;
-      policy_.for_each_step(cur, g.path[i].from, g.dice[i], [&](const State& n, Step st) {
-        if (st == g.path[i]) next = n;
-      });
+      policy_.for_each_step(cur, g.path[i].from, g.dice[i],
+                            [&](const State& n, Step) { next = n; });
       cur = next;
     }
     if (g.last_die == 0) return cur.pos;
@@ -362,9 +370,23 @@ class Enumerator {
   void doubles(const State& s, int max_from) {
     uint32_t src = policy_.sources(s, die_);
     if constexpr (kOrdered) src &= (2u << max_from) - 1;
-    if constexpr (kCount && kDepth + 1 == 4) {
-      if (src && open_segments(play_score(4, 4 * die_))) {
-        add_segment(3, die_, count_bits(src), src);
+    if constexpr (kCount && kDepth + 2 == 4) {
+      // Two steps from the end: the third step is not made, the fourth's sources come from
+      // next_sources() and are counted; the state after the third is made only when the move
+      // may stop there (no four-step play known yet).
+      while (src) {
+        const int from = highest_bit(src);
+        src ^= 1u << from;
+        path_[kDepth] = Step{int8_t(from), int8_t(step_target(from, die_)), 0};
+        const uint32_t last = next_sources(s, from, die_, die_) & ((2u << from) - 1);
+        if (last && open_segments(play_score(4, 4 * die_))) {
+          add_segment(3, die_, count_bits(last), last);
+        }
+        if (play_score(3, 3 * die_) >= best_score_) {
+          policy_.for_each_step(s, from, die_, [&](const State& next, Step) NARDY_LAMBDA {
+            record_stop<true>(next, 3, 3 * die_, true);
+          });
+        }
       }
     } else if constexpr (kDepth + 1 == 4) {
       while (src) {
@@ -393,22 +415,18 @@ class Enumerator {
   // checker other than the one just moved is skipped when that step was already legal at the
   // start: then (larger, smaller) was explored in the first order and leads to the same place.
   // (Sound while no order-dependent rejection happened; see order_mattered().)
-  template <bool kCount = false>
   void non_double(const State& s) {
     const int hi = dice_[0], lo = dice_[1];
-    first_die_ = hi;
-    if constexpr (kCount && knows_quiet_points()) quiet_ = policy_.quiet_points(s);
     for (uint32_t src = policy_.sources(s, hi); src;) {
       const int from = highest_bit(src);
       src ^= 1u << from;
       policy_.for_each_step(s, from, hi, [&](const State& next, Step st) NARDY_LAMBDA {
         larger_first_sources_ |= 1u << from;
         path_[0] = st;
-        last_step<kCount>(next, lo, hi + lo, 0);
-        record_stop<kCount>(next, 1, hi, kOneStepPerSource);
+        last_step(next, lo, hi + lo, 0);
+        record_stop(next, 1, hi, kOneStepPerSource);
       });
     }
-    first_die_ = lo;
     for (uint32_t src = policy_.sources(s, lo); src;) {
       const int from = highest_bit(src);
       src ^= 1u << from;
@@ -419,39 +437,95 @@ class Enumerator {
           skip = larger_first_sources_;
           if (st.to >= 0) skip &= ~(1u << st.to);
         }
-        last_step<kCount>(next, hi, hi + lo, skip);
-        record_stop<kCount>(next, 1, lo, kOneStepPerSource);
+        last_step(next, hi, hi + lo, skip);
+        record_stop(next, 1, lo, kOneStepPerSource);
       });
+    }
+  }
+
+  // pick()'s non-double: the same search and order, but the first step is made only when its
+  // results must be made (a bear-off that may meet another path) or the move may stop after
+  // it; the second step's sources come from next_sources() and are counted.
+  void count_non_double(const State& s) {
+    const int hi = dice_[0], lo = dice_[1];
+    if constexpr (knows_quiet_points()) quiet_ = policy_.quiet_points(s);
+    first_die_ = hi;
+    for (uint32_t src = policy_.sources(s, hi); src;) {
+      const int from = highest_bit(src);
+      src ^= 1u << from;
+      larger_first_sources_ |= 1u << from;  // every source has its step
+      count_second_step(s, from, hi, lo, 0);
+    }
+    first_die_ = lo;
+    for (uint32_t src = policy_.sources(s, lo); src;) {
+      const int from = highest_bit(src);
+      src ^= 1u << from;
+      const int to = step_target(from, lo);
+      uint32_t skip = larger_first_sources_;
+      if (to >= 0) skip &= ~(1u << to);
+      count_second_step(s, from, lo, hi, skip);
+    }
+  }
+
+  NARDY_HOT void count_second_step(const State& s, int from, int die, int next_die, uint32_t skip) {
+    const int pips = die + next_die;
+    const Step first{int8_t(from), int8_t(step_target(from, die)), 0};
+    path_[0] = first;
+    uint32_t src = next_sources(s, from, die, next_die) & ~skip;
+    if (src && open_segments(play_score(2, pips))) {
+      uint32_t meeting, repeated;
+      if constexpr (knows_quiet_points()) {
+        meeting = src & bear_off_meetings(first, next_die);
+        repeated = src & ~meeting & single_checker_repeats(first, next_die);
+      } else {
+        meeting = src & meeting_sources(first, next_die);
+        repeated = 0;
+      }
+      if (meeting) {
+        policy_.for_each_step(s, from, die, [&](const State& next, Step) NARDY_LAMBDA {
+          for (; meeting;) {
+            const int b = highest_bit(meeting);
+            meeting ^= 1u << b;
+            for_each_last_step(next, b, next_die, [&](const Position& result, Step) NARDY_LAMBDA {
+              if (!seen_.insert(result, 0)) repeated |= 1u << b;
+            });
+          }
+        });
+      }
+      src &= ~repeated;
+      if (src) add_segment(1, next_die, count_bits(src), src);
+    }
+    if (play_score(1, die) >= best_score_) {
+      policy_.for_each_step(s, from, die, [&](const State& next, Step) NARDY_LAMBDA {
+        record_stop<true>(next, 1, die, kOneStepPerSource);
+      });
+    }
+  }
+
+  // Where a step lands: points go down by the die, below 0 is off.
+  static constexpr int step_target(int from, int die) noexcept {
+    return from - die >= 0 ? from - die : kBearOffTo;
+  }
+
+  // sources(the state after the step from `from` with `die`, next_die): the policy's own
+  // next_sources() when it has one (no state made), else by making the step.
+  NARDY_HOT uint32_t next_sources(const State& s, int from, int die, int next_die) const {
+    if constexpr (requires { policy_.next_sources(s, from, die, next_die); }) {
+      return policy_.next_sources(s, from, die, next_die);
+    } else {
+      uint32_t r = 0;
+      policy_.for_each_step(s, from, die, [&](const State& n, Step) NARDY_LAMBDA {
+        r = policy_.sources(n, next_die);
+      });
+      return r;
     }
   }
 
   // The second die of a non-double. Steps from the `skip` sources were found in the other
   // order (their results are recorded already).
-  template <bool kCount = false>
   NARDY_HOT void last_step(const State& s, int die, int pips, uint32_t skip) {
     uint32_t src = policy_.sources(s, die) & ~skip;
     const Step first = path_[0];
-    if constexpr (kCount) {
-      if (!src || !open_segments(play_score(2, pips))) return;
-      uint32_t meeting, repeated;
-      if constexpr (knows_quiet_points()) {
-        meeting = src & bear_off_meetings(first, die);
-        repeated = src & ~meeting & single_checker_repeats(first, die);
-      } else {
-        meeting = src & meeting_sources(first, die);
-        repeated = 0;
-      }
-      for (uint32_t meet = meeting; meet;) {
-        const int from = highest_bit(meet);
-        meet ^= 1u << from;
-        for_each_last_step(s, from, die, [&](const Position& result, Step) NARDY_LAMBDA {
-          if (!seen_.insert(result, 0)) repeated |= 1u << from;
-        });
-      }
-      src &= ~repeated;
-      if (src) add_segment(1, die, count_bits(src), src);
-      return;
-    }
     while (src) {
       const int from = highest_bit(src);
       src ^= 1u << from;

@@ -132,6 +132,11 @@ struct Side {
   [[nodiscard]] constexpr bool empty(int slot) const noexcept {
     return ((w[0] & kSlotNibble[slot].w0) | (w[1] & kSlotNibble[slot].w1)) == 0;
   }
+  // True when the slot holds exactly one checker (masks, no branch on which word).
+  [[nodiscard]] constexpr bool single(int slot) const noexcept {
+    return (((w[0] & kSlotNibble[slot].w0) ^ kSlotUnit[slot].w0) |
+            ((w[1] & kSlotNibble[slot].w1) ^ kSlotUnit[slot].w1)) == 0;
+  }
   constexpr void set(int slot, int n) noexcept {
     const int shift = (slot & 15) * 4;
     w[slot >> 4] = (w[slot >> 4] & ~(uint64_t{0xF} << shift)) | (uint64_t(n & 0xF) << shift);
