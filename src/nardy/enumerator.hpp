@@ -103,13 +103,13 @@ class Enumerator {
   template <class IndexOf>
   bool pick(const Position& pos, int d1, int d2, IndexOf&& index_of, Position& result) {
     if constexpr (counts_last_steps()) {
-      State starts[2];
-      if (policy_.begin_turn(pos, d1, d2, starts) == 1) {
-        start_ = starts[0];
+      // (begin_turn writes the start in place: copied out of a fresh stack array it was read
+      // whole right after being written field by field, a store-forwarding stall a turn.)
+      if (policy_.begin_turn(pos, d1, d2, starts_) == 1) {
         n_segments_ = 0;
         total_ = 0;
         seen_.clear();
-        run<true>(start_, d1, d2, picked_);
+        run<true>(starts_[0], d1, d2, picked_);
         if (total_ == 0) return false;
         result = segment_result(index_of(total_));
         return true;
@@ -279,7 +279,7 @@ class Enumerator {
     size_t k = 0;
     while (index >= segments_[k].count) index -= segments_[k++].count;
     const Segment& g = segments_[k];
-    State cur = start_;
+    State cur = starts_[0];
     for (int i = 0; i < g.n_path; ++i) {  // one step per source (kExactLastSources)
       State next = cur;
       policy_.for_each_step(cur, g.path[i].from, g.dice[i],
@@ -551,7 +551,7 @@ class Enumerator {
   int best_score_ = 0;  // play_score of the moves in the list
   // pick()'s state
   MoveList picked_;
-  State start_{};
+  State starts_[2]{};  // pick()'s start (the first)
   std::vector<Segment> segments_;
   size_t n_segments_ = 0;
   size_t total_ = 0;

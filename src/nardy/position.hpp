@@ -21,6 +21,7 @@
 #include <array>
 #include <bit>
 #include <cstdint>
+#include <type_traits>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -124,9 +125,21 @@ struct Side {
     w[1] -= kSlotUnit[slot].w1;
   }
   // One checker `die` pips down from `slot`, or off when that is below index 0.
-  constexpr void move_down(int slot, int die) noexcept {
-    w[0] += kStepDelta[slot][die].w0;
-    w[1] += kStepDelta[slot][die].w1;
+  constexpr void move_down(int slot, int die) noexcept { add_words(kStepDelta[slot][die]); }
+  // Adds a two-word delta (wrapping). With SSE2 the side stays one vector: built in two general
+  // registers and stored as two words, a result is then read back whole (copied, compared),
+  // and that load waits for both stores to retire (no store forwarding): a stall a move.
+  constexpr void add_words(const SlotUnit& d) noexcept {
+#if defined(__SSE2__)
+    if (!std::is_constant_evaluated()) {
+      const __m128i v = _mm_add_epi64(_mm_loadu_si128(reinterpret_cast<const __m128i*>(w)),
+                                      _mm_loadu_si128(reinterpret_cast<const __m128i*>(&d)));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(w), v);
+      return;
+    }
+#endif
+    w[0] += d.w0;
+    w[1] += d.w1;
   }
   // True when the slot holds no checker.
   [[nodiscard]] constexpr bool empty(int slot) const noexcept {
