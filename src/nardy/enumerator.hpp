@@ -261,7 +261,10 @@ class Enumerator {
   }
 
   NARDY_HOT void add_segment(int n_path, int last_die, uint32_t count, uint32_t sources = 0) {
-    if (n_segments_ == segments_.size()) segments_.resize(segments_.size() * 2 + 16);
+    if (n_segments_ == segments_capacity_) {
+      segments_.resize(segments_.size() * 2 + 16);
+      segments_capacity_ = segments_.size();
+    }
     Segment& g = segments_[n_segments_++];
     std::memcpy(g.path, path_, sizeof g.path);
     g.dice[0] = uint8_t(first_die_);
@@ -554,6 +557,7 @@ class Enumerator {
   State starts_[2]{};  // pick()'s start (the first)
   std::vector<Segment> segments_;
   size_t n_segments_ = 0;
+  size_t segments_capacity_ = 0;  // segments_.size(), which would cost a division a call
   size_t total_ = 0;
   uint32_t quiet_ = 0;  // the start's quiet_points()
   int first_die_ = 0;  // the die of path_[0] (a bear-off step does not say which it was)

@@ -145,10 +145,15 @@ struct Side {
   [[nodiscard]] constexpr bool empty(int slot) const noexcept {
     return ((w[0] & kSlotNibble[slot].w0) | (w[1] & kSlotNibble[slot].w1)) == 0;
   }
-  // True when the slot holds exactly one checker (masks, no branch on which word).
+  // True when the slot holds exactly one checker (the word picked arithmetically: a branch on
+  // which word it is would be as good as random).
   [[nodiscard]] constexpr bool single(int slot) const noexcept {
-    return (((w[0] & kSlotNibble[slot].w0) ^ kSlotUnit[slot].w0) |
-            ((w[1] & kSlotNibble[slot].w1) ^ kSlotUnit[slot].w1)) == 0;
+    uint64_t second = 0 - uint64_t(slot >= 16);
+#if defined(__GNUC__)
+    if (!std::is_constant_evaluated()) asm("" : "+r"(second));  // left alone, GCC branches
+#endif
+    const uint64_t word = w[0] ^ ((w[0] ^ w[1]) & second);
+    return ((word >> ((slot & 15) * 4)) & 0xF) == 1;
   }
   constexpr void set(int slot, int n) noexcept {
     const int shift = (slot & 15) * 4;
