@@ -7,7 +7,10 @@
   outcome is forced;
 * a Python callable policy (lockstep games) that scores like the built-in greedy policy plays
   exactly the same games;
-* many Python threads at once get the serial answers.
+* many Python threads at once get the serial answers;
+* the random policy plays, ply by ply, the move ``legal_moves`` lists at the index the
+  documented streams give (games replayed in Python from src/nardy/rollout.hpp's description),
+  although the core makes only that move.
 """
 
 from __future__ import annotations
@@ -52,6 +55,59 @@ def test_same_seed_same_counts_whatever_the_threads(variant, policy):
     check_totals(one)
     other = nardy.rollout(p, games, policy, seed=12, threads=2)
     assert other.games == games and exact(other) != exact(one)
+
+
+# -- the random policy, replayed from its documentation (src/nardy/rollout.hpp) -------------
+MASK64 = (1 << 64) - 1
+GOLDEN = 0x9E3779B97F4A7C15
+
+
+def _finalise(z: int) -> int:
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+    return z ^ (z >> 31)
+
+
+def _draw(key: int, counter: int) -> int:
+    return _finalise((key + (counter + 1) * GOLDEN) & MASK64)
+
+
+def _replay_random_game(seed: int, trial: int) -> tuple[int, int, int]:
+    """(winner, kind, plies) of random-policy trial `trial`: winner 0 = the side on roll at
+    the start; kind 0 single, 1 gammon, 2 backgammon."""
+    key = _finalise(seed ^ _finalise((trial + GOLDEN) & MASK64))
+    pos = nardy.Position("backgammon")
+    on_roll = 0
+    for ply in range(10000):
+        us, them = pos.sides()
+        if us[25] == 15 or them[25] == 15:
+            winner = on_roll if us[25] == 15 else 1 - on_roll
+            loser = them if us[25] == 15 else us
+            if loser[25] > 0:
+                kind = 0
+            elif loser[24] > 0 or any(loser[18:24]):
+                kind = 2
+            else:
+                kind = 1
+            return winner, kind, ply
+        q = ((_draw(key, 2 * ply) >> 32) * 36) >> 32
+        moves = pos.legal_moves((q // 6 + 1, q % 6 + 1))
+        if moves:
+            index = ((_draw(key, 2 * ply + 1) >> 32) * len(moves)) >> 32
+            pos = moves.results()[index]
+        else:
+            pos = pos.pass_turn()
+        on_roll ^= 1
+    raise AssertionError("a random game did not end")
+
+
+def test_random_policy_plays_the_listed_move_at_the_drawn_index():
+    start = nardy.Position("backgammon")
+    for trial in range(40):
+        winner, kind, plies = _replay_random_game(17, trial)
+        r = nardy.rollout(start, 1, "random", seed=17, first_trial=trial)
+        assert r.plies == plies, trial
+        assert r.wins[winner][kind] == 1, (trial, r.wins, winner, kind)
 
 
 def test_trial_ranges_merge_exactly():

@@ -13,7 +13,9 @@ equal trials ``[a, c)`` bit for bit; :mod:`nardy.parallel` shards runs that way.
 
 Policies
 --------
-``"random"``  uniform over the distinct resulting positions (the moves ``legal_moves`` lists).
+``"random"``  uniform over the distinct resulting positions: move ``(hi32(word) * n) >> 32`` of
+              the ``n`` that ``legal_moves`` lists, ``word`` the stream's draw for that ply.
+              In backgammon the core makes only that move (it counts the others).
 ``"greedy"``  a one-ply heuristic per variant (pip count, exposed blots and made points in
               backgammon; progress, spread and blocks in long nardy; blockades, closed points
               and prisoners in Shlem), documented in src/nardy/rollout.hpp; ties go to the

@@ -28,7 +28,9 @@
 //
 // Built-in policies (both pick among the distinct resulting positions, in the enumerator's
 // order, exactly the moves nardy's legal_moves lists):
-//   Random  uniform over the distinct resulting positions.
+//   Random  uniform over the distinct resulting positions: the move at index
+//           uniform_from_word(word, n). Made alone by Engine::pick, which counts the moves of
+//           the search instead of listing them where the variant allows (standard backgammon).
 //   Greedy  the highest greedy_score() of the resulting position (mover's view, not swapped);
 //           ties go to the first in move order. See greedy_score below for the heuristics.
 #pragma once
