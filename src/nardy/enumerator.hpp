@@ -235,17 +235,14 @@ class Enumerator {
   }
 
   // -- pick()'s segments -----------------------------------------------------------------
-  // A segment: the steps path_[0..n_path) from the start, then either nothing (the move stops
-  // there: one move) or a last step with `last_die` from each source in `sources`, highest
-  // first (one move each). The dice of the path are kept beside it for the replay.
-  struct Segment {
-    Step path[kMaxSteps - 1];
-    uint8_t dice[kMaxSteps - 1];
-    uint8_t n_path;
-    uint8_t last_die;
-    uint32_t sources;
-    uint32_t count;
-  };
+  // A segment: the steps of path_[0..n_path) from the start, then either nothing (the move
+  // stops there: one move) or a last step from each of `sources`, highest first (one move
+  // each). One word, stored at once (the search writes a segment for almost every node):
+  //   bits 0-24 the last step's sources, 25-29 the number of moves, 30-31 n_path,
+  //   32-55 the path's sources (a byte each), 56-58 the die of the path's steps (a
+  //   non-double's path is one step), 59-61 the last step's die (0: the move stops).
+  static constexpr int kCountShift = 25, kPathShift = 30, kFromShift = 32, kDieShift = 56;
+  static uint32_t segment_count(uint64_t g) noexcept { return (g >> kCountShift) & 31; }
 
   // The same ranking as record(): false when plays of this score are not legal moves (a
   // better play is known), and everything found so far goes when this one is better.
@@ -265,35 +262,33 @@ class Enumerator {
       segments_.resize(segments_.size() * 2 + 16);
       segments_capacity_ = segments_.size();
     }
-    Segment& g = segments_[n_segments_++];
-    std::memcpy(g.path, path_, sizeof g.path);
-    g.dice[0] = uint8_t(first_die_);
-    g.dice[1] = uint8_t(die_);
-    g.dice[2] = uint8_t(die_);
-    g.n_path = uint8_t(n_path);
-    g.last_die = uint8_t(last_die);
-    g.sources = sources;
-    g.count = count;
+    uint64_t froms = 0;
+    for (int i = 0; i < n_path; ++i) froms |= uint64_t(uint8_t(path_[i].from)) << (8 * i);
+    segments_[n_segments_++] = sources | uint64_t{count} << kCountShift |
+                               uint64_t(n_path) << kPathShift | froms << kFromShift |
+                               uint64_t(first_die_ | last_die << 3) << kDieShift;
     total_ += count;
   }
 
-  // Replays segment k's path from the start and makes move `index` of it.
+  // Replays the path of the segment holding move `index` from the start and makes the move.
   Position segment_result(size_t index) const {
     size_t k = 0;
-    while (index >= segments_[k].count) index -= segments_[k++].count;
-    const Segment& g = segments_[k];
+    while (index >= segment_count(segments_[k])) index -= segment_count(segments_[k++]);
+    const uint64_t g = segments_[k];
+    const int n_path = int(g >> kPathShift) & 3;
+    const int path_die = int(g >> kDieShift) & 7, last_die = int(g >> (kDieShift + 3)) & 7;
     State cur = starts_[0];
-    for (int i = 0; i < g.n_path; ++i) {  // one step per source (kExactLastSources)
+    for (int i = 0; i < n_path; ++i) {  // one step per source (kExactLastSources)
       State next = cur;
-      policy_.for_each_step(cur, g.path[i].from, g.dice[i],
+      policy_.for_each_step(cur, int(g >> (kFromShift + 8 * i)) & 0xFF, path_die,
                             [&](const State& n, Step) { next = n; });
       cur = next;
     }
-    if (g.last_die == 0) return cur.pos;
-    uint32_t src = g.sources;
+    if (last_die == 0) return cur.pos;
+    uint32_t src = static_cast<uint32_t>(g) & ((1u << kCountShift) - 1);
     for (; index > 0; --index) src ^= 1u << highest_bit(src);
     Position result = cur.pos;
-    for_each_last_step(cur, highest_bit(src), g.last_die,
+    for_each_last_step(cur, highest_bit(src), last_die,
                        [&](const Position& p, Step) { result = p; });
     return result;
   }
@@ -555,7 +550,7 @@ class Enumerator {
   // pick()'s state
   MoveList picked_;
   State starts_[2]{};  // pick()'s start (the first)
-  std::vector<Segment> segments_;
+  std::vector<uint64_t> segments_;  // see segment_count()
   size_t n_segments_ = 0;
   size_t segments_capacity_ = 0;  // segments_.size(), which would cost a division a call
   size_t total_ = 0;
