@@ -41,6 +41,12 @@
 //                                                      // optional, with kExactLastSources:
 //                                                      // sources(state after the step, next_die)
 //                                                      // without making the step
+//     int ordered_pair_count(const State&, uint32_t firsts, int die) const;
+//                                                      // optional, with kExactLastSources: the
+//                                                      // sum over a in firsts of the sources
+//                                                      // at or below a of next_sources(s, a,
+//                                                      // die, die), or -1 when it cannot say
+//                                                      // without making the steps
 //     uint32_t quiet_points(const State&) const;       // optional, with kExactLastSources: the
 //                                                      // points where a checker lands without
 //                                                      // side effects (a hit), in the state
@@ -236,13 +242,17 @@ class Enumerator {
 
   // -- pick()'s segments -----------------------------------------------------------------
   // A segment: the steps of path_[0..n_path) from the start, then either nothing (the move
-  // stops there: one move) or a last step from each of `sources`, highest first (one move
-  // each). One word, stored at once (the search writes a segment for almost every node):
-  //   bits 0-24 the last step's sources, 25-29 the number of moves, 30-31 n_path,
-  //   32-55 the path's sources (a byte each), 56-58 the die of the path's steps (a
-  //   non-double's path is one step), 59-61 the last step's die (0: the move stops).
-  static constexpr int kCountShift = 25, kPathShift = 30, kFromShift = 32, kDieShift = 56;
-  static uint32_t segment_count(uint64_t g) noexcept { return (g >> kCountShift) & 31; }
+  // stops there: one move), or a last step from each of `sources`, highest first (one move
+  // each), or (a pair segment, a double two steps from its end) a step from each of `sources`,
+  // highest first, each followed by every last step from a source at or below it. One word,
+  // stored at once (the search writes a segment for almost every node):
+  //   bits 0-24 sources, 25-33 the number of moves, 34-48 the path's sources (5 bits each),
+  //   49-50 n_path, 51-53 the die of the path's steps (a non-double's path is one step),
+  //   54-56 the last step's die (0: the move stops), 57 pair segment.
+  static constexpr int kCountShift = 25, kFromShift = 34, kPathShift = 49, kDieShift = 51,
+                       kPairShift = 57;
+  static constexpr uint64_t kPairSegment = uint64_t{1} << kPairShift;
+  static uint32_t segment_count(uint64_t g) noexcept { return (g >> kCountShift) & 511; }
 
   // The same ranking as record(): false when plays of this score are not legal moves (a
   // better play is known), and everything found so far goes when this one is better.
@@ -257,17 +267,24 @@ class Enumerator {
     return true;
   }
 
-  NARDY_HOT void add_segment(int n_path, int last_die, uint32_t count, uint32_t sources = 0) {
+  NARDY_HOT void add_segment(int n_path, int last_die, uint32_t count, uint32_t sources = 0,
+                             uint64_t kind = 0) {
     if (n_segments_ == segments_capacity_) {
       segments_.resize(segments_.size() * 2 + 16);
       segments_capacity_ = segments_.size();
     }
     uint64_t froms = 0;
-    for (int i = 0; i < n_path; ++i) froms |= uint64_t(uint8_t(path_[i].from)) << (8 * i);
-    segments_[n_segments_++] = sources | uint64_t{count} << kCountShift |
-                               uint64_t(n_path) << kPathShift | froms << kFromShift |
-                               uint64_t(first_die_ | last_die << 3) << kDieShift;
+    for (int i = 0; i < n_path; ++i) froms |= uint64_t(uint8_t(path_[i].from)) << (5 * i);
+    segments_[n_segments_++] = sources | uint64_t{count} << kCountShift | froms << kFromShift |
+                               uint64_t(n_path) << kPathShift |
+                               uint64_t(first_die_ | last_die << 3) << kDieShift | kind;
     total_ += count;
+  }
+
+  void replay_step(State& cur, int from, int die) const {
+    State next = cur;
+    policy_.for_each_step(cur, from, die, [&](const State& n, Step) { next = n; });
+    cur = next;
   }
 
   // Replays the path of the segment holding move `index` from the start and makes the move.
@@ -279,13 +296,24 @@ class Enumerator {
     const int path_die = int(g >> kDieShift) & 7, last_die = int(g >> (kDieShift + 3)) & 7;
     State cur = starts_[0];
     for (int i = 0; i < n_path; ++i) {  // one step per source (kExactLastSources)
-      State next = cur;
-      policy_.for_each_step(cur, int(g >> (kFromShift + 8 * i)) & 0xFF, path_die,
-                            [&](const State& n, Step) { next = n; });
-      cur = next;
+      replay_step(cur, int(g >> (kFromShift + 5 * i)) & 31, path_die);
     }
     if (last_die == 0) return cur.pos;
     uint32_t src = static_cast<uint32_t>(g) & ((1u << kCountShift) - 1);
+    if (g & kPairSegment) {  // find the step before the last, as doubles() would have
+      for (;;) {
+        const int from = highest_bit(src);
+        src ^= 1u << from;
+        const uint32_t last = next_sources(cur, from, path_die, path_die) & ((2u << from) - 1);
+        const uint32_t n = static_cast<uint32_t>(count_bits(last));
+        if (index < n) {
+          replay_step(cur, from, path_die);
+          src = last;
+          break;
+        }
+        index -= n;
+      }
+    }
     for (; index > 0; --index) src ^= 1u << highest_bit(src);
     Position result = cur.pos;
     for_each_last_step(cur, highest_bit(src), last_die,
@@ -308,6 +336,9 @@ class Enumerator {
   //   P3 repeats P2 when o - lo is a larger-die source, else P1 when o is one and both o - hi
   //   and o - lo are quiet.
   // Every other result of the search is new; bear-offs still go through the hash.
+  static constexpr bool counts_ordered_pairs() {
+    return requires(const P& p, const State& s) { p.ordered_pair_count(s, 0u, 1); };
+  }
   static constexpr bool knows_quiet_points() {
     return requires(const P& p, const State& s) { p.quiet_points(s); };
   }
@@ -369,9 +400,20 @@ class Enumerator {
     uint32_t src = policy_.sources(s, die_);
     if constexpr (kOrdered) src &= (2u << max_from) - 1;
     if constexpr (kCount && kDepth + 2 == 4) {
-      // Two steps from the end: the third step is not made, the fourth's sources come from
-      // next_sources() and are counted; the state after the third is made only when the move
-      // may stop there (no four-step play known yet).
+      // Two steps from the end. A policy that counts the pairs of steps left in one go
+      // (ordered_pair_count) gives one pair segment for the node; when it cannot, or there is
+      // no pair (the moves may stop after three steps), the third step is not made, the
+      // fourth's sources come from next_sources() and are counted, and the state after the
+      // third is made only when the move may stop there (no four-step play known yet).
+      if constexpr (counts_ordered_pairs()) {
+        const int pairs = policy_.ordered_pair_count(s, src, die_);
+        if (pairs > 0) {
+          if (open_segments(play_score(4, 4 * die_))) {
+            add_segment(2, die_, static_cast<uint32_t>(pairs), src, kPairSegment);
+          }
+          return;  // (the moves that stop here or after three steps play fewer dice)
+        }
+      }
       while (src) {
         const int from = highest_bit(src);
         src ^= 1u << from;
