@@ -41,12 +41,13 @@
 //                                                      // optional, with kExactLastSources:
 //                                                      // sources(state after the step, next_die)
 //                                                      // without making the step
-//     int ordered_pair_count(const State&, uint32_t firsts, int die) const;
-//                                                      // optional, with kExactLastSources: the
-//                                                      // sum over a in firsts of the sources
-//                                                      // at or below a of next_sources(s, a,
-//                                                      // die, die), or -1 when it cannot say
-//                                                      // without making the steps
+//     bool plain_sources(const State&, PlainSources&) const;
+//                                                      // optional, with kExactLastSources and
+//                                                      // quiet_points: true (and the masks)
+//                                                      // when the state's sources follow the
+//                                                      // plain rule there and one step away;
+//                                                      // pick() then counts two-step moves
+//                                                      // from the masks
 //     uint32_t quiet_points(const State&) const;       // optional, with kExactLastSources: the
 //                                                      // points where a checker lands without
 //                                                      // side effects (a hit), in the state
@@ -248,10 +249,17 @@ class Enumerator {
   // stored at once (the search writes a segment for almost every node):
   //   bits 0-24 sources, 25-33 the number of moves, 34-48 the path's sources (5 bits each),
   //   49-50 n_path, 51-53 the die of the path's steps (a non-double's path is one step),
-  //   54-56 the last step's die (0: the move stops), 57 pair segment.
+  //   54-56 the last step's die (0: the move stops), 57-58 the kind (below).
   static constexpr int kCountShift = 25, kFromShift = 34, kPathShift = 49, kDieShift = 51,
-                       kPairShift = 57;
-  static constexpr uint64_t kPairSegment = uint64_t{1} << kPairShift;
+                       kKindShift = 57;
+  // Kinds of segment beyond "a last step from each source": a double's node two steps from
+  // the end (above); a non-double's larger-die-first moves, a step from each source followed
+  // by the smaller die's sources after it (less P2 repeats); a non-double's smaller-die-first
+  // moves that go on with the same checker, one move per source.
+  static constexpr uint64_t kPairSegment = uint64_t{1} << kKindShift;
+  static constexpr uint64_t kLargerFirstSegment = uint64_t{2} << kKindShift;
+  static constexpr uint64_t kChainSegment = uint64_t{3} << kKindShift;
+  static constexpr uint64_t kKindMask = uint64_t{3} << kKindShift;
   static uint32_t segment_count(uint64_t g) noexcept { return (g >> kCountShift) & 511; }
 
   // The same ranking as record(): false when plays of this score are not legal moves (a
@@ -300,11 +308,18 @@ class Enumerator {
     }
     if (last_die == 0) return cur.pos;
     uint32_t src = static_cast<uint32_t>(g) & ((1u << kCountShift) - 1);
-    if (g & kPairSegment) {  // find the step before the last, as doubles() would have
+    const uint64_t kind = g & kKindMask;
+    if (kind == kPairSegment || kind == kLargerFirstSegment) {
+      // Find the step before the last as the search would have, then its last steps.
       for (;;) {
         const int from = highest_bit(src);
         src ^= 1u << from;
-        const uint32_t last = next_sources(cur, from, path_die, path_die) & ((2u << from) - 1);
+        uint32_t last = next_sources(cur, from, path_die, last_die);
+        if (kind == kPairSegment) {
+          last &= (2u << from) - 1;
+        } else {
+          last &= ~single_checker_repeats(Step{int8_t(from), int8_t(from - path_die), 0}, last_die);
+        }
         const uint32_t n = static_cast<uint32_t>(count_bits(last));
         if (index < n) {
           replay_step(cur, from, path_die);
@@ -313,6 +328,12 @@ class Enumerator {
         }
         index -= n;
       }
+    } else if (kind == kChainSegment) {  // the move index-th in src goes on from where it lands
+      for (; index > 0; --index) src ^= 1u << highest_bit(src);
+      const int from = highest_bit(src);
+      replay_step(cur, from, path_die);
+      src = 1u << (from - path_die);
+      index = 0;
     }
     for (; index > 0; --index) src ^= 1u << highest_bit(src);
     Position result = cur.pos;
@@ -336,8 +357,44 @@ class Enumerator {
   //   P3 repeats P2 when o - lo is a larger-die source, else P1 when o is one and both o - hi
   //   and o - lo are quiet.
   // Every other result of the search is new; bear-offs still go through the hash.
-  static constexpr bool counts_ordered_pairs() {
-    return requires(const P& p, const State& s) { p.ordered_pair_count(s, 0u, 1); };
+  static constexpr bool counts_plain_pairs() {
+    return knows_quiet_points() &&
+           requires(const P& p, const State& s, PlainSources& ps) { p.plain_sources(s, ps); };
+  }
+
+  // Two-step moves counted from PlainSources. After a step from a with die d the sources for
+  // die e are those before, less a if its checker was alone, plus a - d if that point is
+  // movable for e and was not occupied.
+  //
+  // A double, two steps from its end, first steps `firsts` (at most max_from), last steps at
+  // or below the first: the k-th highest first step (k = 0, 1, ... of m) has m - k sources at
+  // or below it, less one if single, plus one if it lands on a new source.
+  static uint32_t plain_ordered_pairs(const PlainSources& p, uint32_t firsts, int d) noexcept {
+    const int m = count_bits(firsts);
+    const uint32_t new_sources = (p.movable(d) & ~p.ours) << d;
+    return static_cast<uint32_t>(m * (m + 1) / 2 - count_bits(firsts & p.singles) +
+                                 count_bits(firsts & new_sources));
+  }
+  // A non-double, larger die first: every larger-die source a times the smaller-die sources
+  // after it, less the P2 repeats (a + lo a larger-die source and a smaller-die one, a + lo -
+  // hi quiet).
+  uint32_t plain_larger_first(const PlainSources& p) const noexcept {
+    const int hi = dice_[0], lo = dice_[1];
+    const uint32_t h0 = p.sources(hi), s_lo = p.sources(lo);
+    const uint32_t lands_new = (p.movable(lo) & ~p.ours) << hi;
+    const uint32_t repeats = (h0 & s_lo & (quiet_ << hi)) >> lo;
+    return static_cast<uint32_t>(count_bits(h0) * count_bits(s_lo) -
+                                 count_bits(h0 & s_lo & p.singles) + count_bits(h0 & lands_new) -
+                                 count_bits(h0 & repeats));
+  }
+  // The same, smaller die first: only the checker just moved goes on (every other larger-die
+  // step was legal at the start), from y - lo when that is movable for hi, unless P2 (y - lo
+  // a larger-die source) or P1 (y one, both landings quiet) made the same move.
+  uint32_t plain_smaller_first_sources(const PlainSources& p) const noexcept {
+    const int hi = dice_[0], lo = dice_[1];
+    const uint32_t h0 = p.sources(hi);
+    return p.sources(lo) & (p.movable(hi) << lo) & ~(h0 << lo) &
+           ~(h0 & (quiet_ << hi) & (quiet_ << lo));
   }
   static constexpr bool knows_quiet_points() {
     return requires(const P& p, const State& s) { p.quiet_points(s); };
@@ -400,18 +457,21 @@ class Enumerator {
     uint32_t src = policy_.sources(s, die_);
     if constexpr (kOrdered) src &= (2u << max_from) - 1;
     if constexpr (kCount && kDepth + 2 == 4) {
-      // Two steps from the end. A policy that counts the pairs of steps left in one go
-      // (ordered_pair_count) gives one pair segment for the node; when it cannot, or there is
+      // Two steps from the end. With plain sources the pairs of steps left are counted in one
+      // go (plain_ordered_pairs): one pair segment for the node. When they are not, or there is
       // no pair (the moves may stop after three steps), the third step is not made, the
       // fourth's sources come from next_sources() and are counted, and the state after the
       // third is made only when the move may stop there (no four-step play known yet).
-      if constexpr (counts_ordered_pairs()) {
-        const int pairs = policy_.ordered_pair_count(s, src, die_);
-        if (pairs > 0) {
-          if (open_segments(play_score(4, 4 * die_))) {
-            add_segment(2, die_, static_cast<uint32_t>(pairs), src, kPairSegment);
+      if constexpr (counts_plain_pairs()) {
+        PlainSources plain;
+        if (policy_.plain_sources(s, plain)) {
+          const uint32_t pairs = plain_ordered_pairs(plain, src, die_);
+          if (pairs > 0) {
+            if (open_segments(play_score(4, 4 * die_))) {
+              add_segment(2, die_, pairs, src, kPairSegment);
+            }
+            return;  // (the moves that stop here or after three steps play fewer dice)
           }
-          return;  // (the moves that stop here or after three steps play fewer dice)
         }
       }
       while (src) {
@@ -489,6 +549,28 @@ class Enumerator {
   void count_non_double(const State& s) {
     const int hi = dice_[0], lo = dice_[1];
     if constexpr (knows_quiet_points()) quiet_ = policy_.quiet_points(s);
+    if constexpr (counts_plain_pairs()) {
+      // With plain sources every move plays both dice, and both orders are counted from the
+      // masks: one segment each (none when there is no two-dice move: then the loops below
+      // find the one-die moves).
+      PlainSources plain;
+      if (policy_.plain_sources(s, plain)) {
+        larger_first_sources_ = plain.sources(hi);
+        const uint32_t larger_first = plain_larger_first(plain);
+        const uint32_t chains = plain_smaller_first_sources(plain);
+        if (larger_first + static_cast<uint32_t>(count_bits(chains)) > 0) {
+          open_segments(play_score(2, hi + lo));
+          first_die_ = hi;
+          if (larger_first) {
+            add_segment(0, lo, larger_first, larger_first_sources_, kLargerFirstSegment);
+          }
+          first_die_ = lo;
+          if (chains) add_segment(0, hi, count_bits(chains), chains, kChainSegment);
+          return;
+        }
+        larger_first_sources_ = 0;
+      }
+    }
     first_die_ = hi;
     for (uint32_t src = policy_.sources(s, hi); src;) {
       const int from = highest_bit(src);

@@ -25,6 +25,20 @@ struct Step {
 
 inline constexpr int kMaxSteps = 4;
 
+// A state whose sources follow the plain rule for every die, there and one step away: the
+// occupied points at or above the die whose target is not blocked (no entering, no bearing
+// off). Policies say when that holds (plain_sources()); the enumerator can then count moves
+// from the masks alone.
+struct PlainSources {
+  uint32_t ours = 0;     // occupied points
+  uint32_t singles = 0;  // points holding exactly one checker
+  uint32_t blocked = 0;  // points no checker may land on
+  [[nodiscard]] constexpr uint32_t movable(int die) const noexcept {
+    return ~((1u << die) - 1) & ~(blocked << die) & ((1u << 24) - 1);
+  }
+  [[nodiscard]] constexpr uint32_t sources(int die) const noexcept { return ours & movable(die); }
+};
+
 // A complete move: where it leads (mover's perspective, not swapped) and one canonical list of
 // the steps that get there (the first sequence the enumerator found).
 struct Move {

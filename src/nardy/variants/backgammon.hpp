@@ -63,25 +63,18 @@ struct BasicBackgammonPolicy {
                       next_die);
   }
 
-  // A double two steps from its end, counted without making a step: for each a in `firsts`
-  // (highest first) the last steps from sources at or below a after the step from a. While
-  // nothing is on the bar and two checkers or more stay outside the home board (no bear-off
-  // before or after any one step), the sources are the occupied points whose target is open
-  // and not below 0, so after the step from a they are the same less a if its checker was
-  // alone, plus a - die if that point is such a point and was not one. Counting those at or
-  // below a, the k-th highest a (k = 0, 1, ...) of m has m - k, less one if single, plus one
-  // if it lands on a new source: a sum of three counts. -1 outside that case.
-  int ordered_pair_count(const State& s, uint32_t firsts, int die) const noexcept {
+  // Plain sources (see PlainSources) while nothing is on the bar and two checkers or more
+  // stand outside the home board: then no step of one die can bring the last one home, so
+  // no bear-off is legal here or one step away.
+  bool plain_sources(const State& s, PlainSources& p) const noexcept {
     const Side& us = s.pos.us;
     const uint32_t outside = s.ours & ~kHomeMask;
-    if (us.bar() || outside == 0) return -1;
-    if ((outside & (outside - 1)) == 0 && us.single(std::countr_zero(outside))) return -1;
-    const uint32_t movable = ~((1u << die) - 1) & ~(s.their_closed << die) & kBoardMask;
-    const uint32_t sources = s.ours & movable;
-    const uint32_t singles = s.ours & ~us.occ2();
-    const uint32_t new_sources = (movable & ~sources) << die;
-    const int m = count_bits(firsts);
-    return m * (m + 1) / 2 - count_bits(firsts & singles) + count_bits(firsts & new_sources);
+    if (us.bar() || outside == 0) return false;
+    if ((outside & (outside - 1)) == 0 && us.single(std::countr_zero(outside))) return false;
+    p.ours = s.ours;
+    p.singles = s.ours & ~us.occ2();
+    p.blocked = s.their_closed;
+    return true;
   }
 
   NARDY_HOT static uint32_t sources_of(uint32_t ours, bool on_bar, uint32_t their_closed,
