@@ -296,7 +296,7 @@ class Enumerator {
   }
 
   // Replays the path of the segment holding move `index` from the start and makes the move.
-  Position segment_result(size_t index) const {
+  NARDY_POPCNT_CLONES Position segment_result(size_t index) const {
     size_t k = 0;
     while (index >= segment_count(segments_[k])) index -= segment_count(segments_[k++]);
     const uint64_t g = segments_[k];
@@ -453,7 +453,7 @@ class Enumerator {
   // stands lower). Any order (when a rule checked after every step made order matter): every
   // source each time, transpositions pruned by (position, dice used, policy state).
   template <bool kOrdered, int kDepth, bool kCount = false>
-  void doubles(const State& s, int max_from) {
+  NARDY_POPCNT_CLONES void doubles(const State& s, int max_from) {
     uint32_t src = policy_.sources(s, die_);
     if constexpr (kOrdered) src &= (2u << max_from) - 1;
     if constexpr (kCount && kDepth + 2 == 4) {
@@ -546,7 +546,7 @@ class Enumerator {
   // pick()'s non-double: the same search and order, but the first step is made only when its
   // results must be made (a bear-off that may meet another path) or the move may stop after
   // it; the second step's sources come from next_sources() and are counted.
-  void count_non_double(const State& s) {
+  NARDY_POPCNT_CLONES void count_non_double(const State& s) {
     const int hi = dice_[0], lo = dice_[1];
     if constexpr (knows_quiet_points()) quiet_ = policy_.quiet_points(s);
     if constexpr (counts_plain_pairs()) {

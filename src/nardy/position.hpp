@@ -20,6 +20,7 @@
 
 #include <array>
 #include <bit>
+#include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
@@ -36,6 +37,15 @@ namespace nardy {
 // The same for the enumerator's step callbacks (a lambda called from two places of a step
 // function is otherwise left out of line).
 #define NARDY_LAMBDA __attribute__((always_inline))
+
+// Hot functions that count bits are built twice on x86-64 glibc systems, for CPUs with the
+// popcnt instruction and without, and the loader picks one (an ifunc) once: portable wheels
+// then run at -mpopcnt speed on any CPU of the last fifteen years and still run on the rest.
+#if defined(__x86_64__) && defined(__GNUC__) && defined(__GLIBC__) && !defined(__POPCNT__)
+#define NARDY_POPCNT_CLONES [[gnu::target_clones("popcnt", "default")]]
+#else
+#define NARDY_POPCNT_CLONES
+#endif
 
 inline constexpr int kPoints = 24;
 inline constexpr int kBar = 24;      // slot of checkers waiting to enter
@@ -57,7 +67,8 @@ constexpr uint32_t gather_nibble_flags(uint64_t x) noexcept {
 inline constexpr uint64_t kNibbleLowBits = 0x1111111111111111ull;
 
 // Set bits of a 32-bit mask. Portable builds (no -mpopcnt) compile std::popcount to a call
-// into libgcc; these dozen inline operations are cheaper than that call.
+// into libgcc; these dozen inline operations are cheaper than that call, and GCC turns them
+// into one popcnt instruction inside a function built for it (NARDY_POPCNT_CLONES).
 constexpr int count_bits(uint32_t x) noexcept {
 #if defined(__POPCNT__)
   return std::popcount(x);
