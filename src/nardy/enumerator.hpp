@@ -36,23 +36,17 @@
 //                                                      // from index i to i - die (off below
 //                                                      // 0), order never matters and a turn
 //                                                      // has one start: then pick() counts
-//                                                      // the last steps instead of making them
+//                                                      // moves instead of making them, with:
 //     uint32_t next_sources(const State&, int from, int die, int next_die) const;
-//                                                      // optional, with kExactLastSources:
 //                                                      // sources(state after the step, next_die)
 //                                                      // without making the step
+//     uint32_t quiet_points(const State&) const;       // the points where a checker lands
+//                                                      // without side effects (a hit)
 //     bool plain_sources(const State&, PlainSources&) const;
-//                                                      // optional, with kExactLastSources and
-//                                                      // quiet_points: true (and the masks)
-//                                                      // when the state's sources follow the
-//                                                      // plain rule there and one step away;
-//                                                      // pick() then counts two-step moves
-//                                                      // from the masks
-//     uint32_t quiet_points(const State&) const;       // optional, with kExactLastSources: the
-//                                                      // points where a checker lands without
-//                                                      // side effects (a hit), in the state
-//                                                      // given; lets pick() tell repeated
-//                                                      // results without hashing them
+//                                                      // optional: true (and the masks) when
+//                                                      // the state's sources follow the plain
+//                                                      // rule there and one step away; pick()
+//                                                      // then counts two-step moves from masks
 //   };
 //
 // kCommutativeDoubles = true also promises that for_each_step yields at most one step for a
@@ -180,6 +174,12 @@ class Enumerator {
   static constexpr bool kOneStepPerSource = same_die_steps_may_commute();
   static constexpr bool counts_last_steps() {
     if constexpr (requires { P::kExactLastSources; }) {
+      static_assert(!P::kExactLastSources ||
+                        requires(const P& p, const State& s) {
+                          p.next_sources(s, 0, 1, 1);
+                          p.quiet_points(s);
+                        },
+                    "kExactLastSources needs next_sources() and quiet_points()");
       return P::kExactLastSources && same_die_steps_may_commute();
     } else {
       return false;
@@ -342,7 +342,7 @@ class Enumerator {
     return result;
   }
 
-  // With quiet_points() the paths that meet without a bear-off are told apart exactly. Off the
+  // pick() tells the paths that meet without a bear-off apart by rule (quiet_points()). Off the
   // bear-off, two paths of a non-double meet only when both carry one checker from a point o
   // to o - hi - lo (two checkers moving apart have one result per pair of sources and the
   // commuting skip generates each pair once). Three paths do that, in this order:
@@ -358,8 +358,7 @@ class Enumerator {
   //   and o - lo are quiet.
   // Every other result of the search is new; bear-offs still go through the hash.
   static constexpr bool counts_plain_pairs() {
-    return knows_quiet_points() &&
-           requires(const P& p, const State& s, PlainSources& ps) { p.plain_sources(s, ps); };
+    return requires(const P& p, const State& s, PlainSources& ps) { p.plain_sources(s, ps); };
   }
 
   // Two-step moves counted from PlainSources. After a step from a with die d the sources for
@@ -396,9 +395,6 @@ class Enumerator {
     return p.sources(lo) & (p.movable(hi) << lo) & ~(h0 << lo) &
            ~(h0 & (quiet_ << hi) & (quiet_ << lo));
   }
-  static constexpr bool knows_quiet_points() {
-    return requires(const P& p, const State& s) { p.quiet_points(s); };
-  }
   uint32_t bear_off_meetings(Step first, int die) const noexcept {
     return first.to < 0 ? ~0u : (1u << die) - 1;
   }
@@ -415,13 +411,6 @@ class Enumerator {
     const uint32_t p2 = larger >> first.to;
     const uint32_t p1 = (larger >> o) & (quiet_ >> (o - hi)) & (quiet_ >> first.to);
     return ((p2 | p1) & 1u) << first.to;
-  }
-
-  // Last-step sources whose result another path may also reach (may_meet(first, step) for the
-  // step from each source): those are made and deduplicated, the others only counted.
-  uint32_t meeting_sources(Step first, int die) const noexcept {
-    if (!skip_commuting_ || !kOneStepPerSource || first.to < 0) return ~0u;
-    return 1u << first.to | 1u << (first.from + die) | ((1u << die) - 1);
   }
 
   // The last die of a move needs no search state, only the resulting position: a policy that
@@ -548,7 +537,7 @@ class Enumerator {
   // it; the second step's sources come from next_sources() and are counted.
   NARDY_POPCNT_CLONES void count_non_double(const State& s) {
     const int hi = dice_[0], lo = dice_[1];
-    if constexpr (knows_quiet_points()) quiet_ = policy_.quiet_points(s);
+    quiet_ = policy_.quiet_points(s);
     if constexpr (counts_plain_pairs()) {
       // With plain sources every move plays both dice, and both orders are counted from the
       // masks: one segment each (none when there is no two-dice move: then the loops below
@@ -595,14 +584,8 @@ class Enumerator {
     path_[0] = first;
     uint32_t src = next_sources(s, from, die, next_die) & ~skip;
     if (src && open_segments(play_score(2, pips))) {
-      uint32_t meeting, repeated;
-      if constexpr (knows_quiet_points()) {
-        meeting = src & bear_off_meetings(first, next_die);
-        repeated = src & ~meeting & single_checker_repeats(first, next_die);
-      } else {
-        meeting = src & meeting_sources(first, next_die);
-        repeated = 0;
-      }
+      uint32_t meeting = src & bear_off_meetings(first, next_die);
+      uint32_t repeated = src & ~meeting & single_checker_repeats(first, next_die);
       if (meeting) {
         policy_.for_each_step(s, from, die, [&](const State& next, Step) NARDY_LAMBDA {
           for (; meeting;) {
@@ -629,18 +612,8 @@ class Enumerator {
     return from - die >= 0 ? from - die : kBearOffTo;
   }
 
-  // sources(the state after the step from `from` with `die`, next_die): the policy's own
-  // next_sources() when it has one (no state made), else by making the step.
   NARDY_HOT uint32_t next_sources(const State& s, int from, int die, int next_die) const {
-    if constexpr (requires { policy_.next_sources(s, from, die, next_die); }) {
-      return policy_.next_sources(s, from, die, next_die);
-    } else {
-      uint32_t r = 0;
-      policy_.for_each_step(s, from, die, [&](const State& n, Step) NARDY_LAMBDA {
-        r = policy_.sources(n, next_die);
-      });
-      return r;
-    }
+    return policy_.next_sources(s, from, die, next_die);
   }
 
   // The second die of a non-double. Steps from the `skip` sources were found in the other
