@@ -479,10 +479,8 @@ Empty when the player cannot move (the turn passes).)doc")
          "(what a random rollout player does); (0, None) when the turn passes.")
       .def("count", [](Engine& e, const Key& k, int d1, int d2) {
         check_dice(d1, d2);
-        MoveList list;
-        e.generate(from_key(k), d1, d2, list);
-        return list.size();
-      })
+        return e.count(from_key(k), d1, d2);
+      }, "The number of legal moves, counted without making them where the variant allows.")
       .def("apply", [](const Engine& e, const Key& k, const std::vector<std::vector<int>>& steps)
                -> py::object {
         if (steps.size() > kMaxSteps) return py::none();

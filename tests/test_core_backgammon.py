@@ -286,6 +286,8 @@ def test_core_vs_gnubg_all_rolls(positions):
 def _pick_mismatches(engine, key, d1, d2):
     listed = engine.legal(key, d1, d2).keys()
     errors = []
+    if engine.count(key, d1, d2) != len(listed):
+        errors.append((d1, d2, "count", engine.count(key, d1, d2), len(listed)))
     for index in range(max(1, len(listed))):
         n, result = engine.pick(key, d1, d2, index)
         if n != len(listed) or (n and result != listed[index]):

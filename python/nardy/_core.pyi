@@ -260,7 +260,9 @@ class Engine:
         Applies (from, to) or (from, to, hit) steps; None if one is not a possible single step. Shlem reads `hit` (hit out vs take prisoner); the other variants ignore it.
         """
     def count(self, arg0: bytes, arg1: typing.SupportsInt | typing.SupportsIndex, arg2: typing.SupportsInt | typing.SupportsIndex) -> int:
-        ...
+        """
+        The number of legal moves, counted without making them where the variant allows.
+        """
     def divide(self, key: bytes, depth: typing.SupportsInt | typing.SupportsIndex, ordered: bool = False) -> list:
         ...
     def enumerate_loop(self, positions: numpy.ndarray, repeat: typing.SupportsInt | typing.SupportsIndex = 1) -> tuple[int, int, float]:

@@ -118,15 +118,20 @@ uint64_t Engine::perft(const Position& pos, int depth, bool ordered) {
 uint64_t Engine::perft_rec(const Position& pos, int depth, bool ordered) {
   if (depth == 0) return 1;
   if (finished(pos)) return 0;
-  MoveList& list = *scratch_[depth];
   uint64_t total = 0;
+  if (depth == 1) {  // the leaves are only counted (a pass is one leaf)
+    for (const Roll& r : rolls(ordered)) {
+      const size_t n = count(pos, r.d1, r.d2);
+      total += (n ? n : 1) * static_cast<uint64_t>(r.weight);
+    }
+    return total;
+  }
+  MoveList& list = *scratch_[depth];
   for (const Roll& r : rolls(ordered)) {
     generate(pos, r.d1, r.d2, list);
     uint64_t sub = 0;
     if (list.empty()) {
-      sub = depth == 1 ? 1 : perft_rec(pos.swapped(), depth - 1, ordered);
-    } else if (depth == 1) {
-      sub = list.size();
+      sub = perft_rec(pos.swapped(), depth - 1, ordered);
     } else {
       for (size_t i = 0; i < list.size(); ++i)
         sub += perft_rec(list[i].result.swapped(), depth - 1, ordered);

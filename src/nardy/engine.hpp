@@ -48,6 +48,21 @@ class Engine {
   // Every legal complete move of `pos` (mover's perspective) for the roll; empty = pass.
   void generate(const Position& pos, int d1, int d2, MoveList& out);
 
+  // The number of moves generate() would list, counted without making them where the
+  // variant allows (Enumerator::count).
+  size_t count(const Position& pos, int d1, int d2) {
+    switch (variant_) {
+      case Variant::Backgammon:
+        if (rules_.no_hit_and_hide) return backgammon_house_enum_.count(pos, d1, d2);
+        return backgammon_enum_.count(pos, d1, d2);
+      case Variant::LongNardy:
+        return long_nardy_enum_.count(pos, d1, d2);
+      case Variant::Shlem:
+        return shlem_enum_.count(pos, d1, d2);
+    }
+    return 0;
+  }
+
   // The move generate() would list at index index_of(n) of its n, made alone (see
   // Enumerator::pick); false when the turn passes.
   template <class IndexOf>

@@ -94,31 +94,44 @@ class Enumerator {
   // Dice the last generate() could play (0 when the turn passes).
   [[nodiscard]] int dice_played() const noexcept { return best_score_ >> kPipBits; }
 
-  // The move generate() would list at index index_of(n), n the number of legal moves, without
-  // listing the others (a random player needs one move, not all of them). Returns false when
-  // the turn passes; `result` is the resulting position. With kExactLastSources the last step
-  // of a move is counted, not made: a search node records its last-step sources as one segment
-  // (a bit each, in list order), and only the chosen move is built, by replaying its steps.
-  // Sources whose step may meet another path are still made and deduplicated, exactly as
-  // record() does, so the count and the order are generate()'s.
-  template <class IndexOf>
-  bool pick(const Position& pos, int d1, int d2, IndexOf&& index_of, Position& result) {
+  // The number of moves generate() would list (0: the turn passes). With kExactLastSources
+  // they are counted, not made: a search node records the last steps it would make as one
+  // segment (a bit each, in list order), plain turns are counted from masks; see pick().
+  size_t count(const Position& pos, int d1, int d2) {
     if constexpr (counts_last_steps()) {
       // (begin_turn writes the start in place: copied out of a fresh stack array it was read
       // whole right after being written field by field, a store-forwarding stall a turn.)
       if (policy_.begin_turn(pos, d1, d2, starts_) == 1) {
+        counted_ = true;
         n_segments_ = 0;
         total_ = 0;
         seen_.clear();
         run<true>(starts_[0], d1, d2, picked_);
-        if (total_ == 0) return false;
-        result = segment_result(index_of(total_));
+        return total_;
+      }
+    }
+    counted_ = false;
+    generate(pos, d1, d2, picked_);
+    return picked_.size();
+  }
+
+  // The move generate() would list at index index_of(n), n the number of legal moves, made
+  // alone (a random player needs one move, not all of them): after count(), the segment
+  // holding the move is found, its steps are replayed from the start and only the chosen last
+  // step is made. Repeated results are dropped exactly as record() drops them, so the count
+  // and the order are generate()'s. Returns false when the turn passes.
+  template <class IndexOf>
+  bool pick(const Position& pos, int d1, int d2, IndexOf&& index_of, Position& result) {
+    const size_t n = count(pos, d1, d2);
+    if (n == 0) return false;
+    const size_t index = index_of(n);
+    if constexpr (counts_last_steps()) {
+      if (counted_) {
+        result = segment_result(index);
         return true;
       }
     }
-    generate(pos, d1, d2, picked_);
-    if (picked_.empty()) return false;
-    result = picked_[index_of(picked_.size())].result;
+    result = picked_[index].result;
     return true;
   }
 
@@ -644,7 +657,8 @@ class Enumerator {
   bool skip_commuting_ = true;
   int die_ = 0;
   int best_score_ = 0;  // play_score of the moves in the list
-  // pick()'s state
+  // count()'s and pick()'s state
+  bool counted_ = false;  // the last count() counted segments (else it listed into picked_)
   MoveList picked_;
   State starts_[2]{};  // pick()'s start (the first)
   std::vector<uint64_t> segments_;  // see segment_count()
