@@ -140,7 +140,7 @@ def test_gnubg_findbestmoves(benchmark: Any, figures: Figures, backgammon_array:
 # -- (e) perft ----------------------------------------------------------------------------
 def test_perft3_opening(benchmark: Any, figures: Figures, enabled: bool) -> None:
     if not enabled:
-        pytest.skip("perft(3) of backgammon takes seconds: run with --benchmark-enable")
+        pytest.skip("perft(3) is counted by tests/perft/backgammon.perft; timed with --benchmark-enable")
     leaves, secs = run_timed(benchmark, lambda: nardy.perft(nardy.Position(), 3),
                                group=GROUP, rounds=1)
     figures.add(Figure(GROUP, f"perft(3) from the opening = {leaves:,} leaves, once",
