@@ -51,32 +51,6 @@ struct BasicBackgammonPolicy {
   NARDY_HOT uint32_t sources(const State& s, int die) const noexcept {
     return sources_of(s.ours, s.pos.us.bar() != 0, s.their_closed, die);
   }
-  // The same after one step from `from` with `die`, from the masks alone (the state that step
-  // would make is not needed when its moves are only counted).
-  NARDY_HOT uint32_t next_sources(const State& s, int from, int die, int next_die) const noexcept {
-    // (Without branches: whether the point empties is as good as random. A step off lands on
-    // a bit above the board, masked out.)
-    const Side& us = s.pos.us;
-    const uint32_t left = (1u << from) & kBoardMask & (0u - uint32_t(us.single(from)));
-    const uint32_t landed = (1u << ((from - die) & 31)) & kBoardMask;
-    return sources_of((s.ours & ~left) | landed, us.bar() > int(from == kBar), s.their_closed,
-                      next_die);
-  }
-
-  // Plain sources (see PlainSources) while nothing is on the bar and two checkers or more
-  // stand outside the home board: then no step of one die can bring the last one home, so
-  // no bear-off is legal here or one step away.
-  bool plain_sources(const State& s, PlainSources& p) const noexcept {
-    const Side& us = s.pos.us;
-    const uint32_t outside = s.ours & ~kHomeMask;
-    if (us.bar() || outside == 0) return false;
-    if ((outside & (outside - 1)) == 0 && us.single(std::countr_zero(outside))) return false;
-    p.ours = s.ours;
-    p.singles = s.ours & ~us.occ2();
-    p.blocked = s.their_closed;
-    return true;
-  }
-
   NARDY_HOT static uint32_t sources_of(uint32_t ours, bool on_bar, uint32_t their_closed,
                                        int die) noexcept {
     if (on_bar) return (their_closed >> (kBar - die) & 1u) ? 0 : 1u << kBar;
@@ -127,11 +101,6 @@ struct BasicBackgammonPolicy {
   // would need (most steps of a search are last steps). Under the house rule the hitters
   // decide which checker moves, so the general step stands in.
   static constexpr bool kLastStep = !kNoHitAndHide;
-  // sources() leaves out closed targets and keeps bear-offs to the exact point and the highest
-  // one once all are home, which is all the last step checks: one legal step per source.
-  static constexpr bool kExactLastSources = !kNoHitAndHide;
-  // A checker landing where no opponent blot stands changes nothing but the counts.
-  uint32_t quiet_points(const State& s) const noexcept { return ~s.their_blots & kBoardMask; }
   template <class F>
   NARDY_HOT void for_each_last_step(const State& s, int from, int die, F&& f) const {
     const int to = from - die;
@@ -151,6 +120,40 @@ struct BasicBackgammonPolicy {
   }
 
   bool final_ok(const State&) const noexcept { return true; }
+
+  // -- counting moves without making them (Enumerator::count, pick) ---------------------
+  // sources() leaves out closed targets and keeps bear-offs to the exact point and the highest
+  // one once all are home, which is all a step checks: one legal step per source. (Under the
+  // house rule the hitters decide which checker moves: the moves are listed.)
+  static constexpr bool kExactLastSources = !kNoHitAndHide;
+  // A checker landing where no opponent blot stands changes nothing but the counts.
+  uint32_t quiet_points(const State& s) const noexcept { return ~s.their_blots & kBoardMask; }
+
+  // sources() after one step from `from` with `die`, from the masks alone (the state that step
+  // would make is not needed when its moves are only counted).
+  NARDY_HOT uint32_t next_sources(const State& s, int from, int die, int next_die) const noexcept {
+    // (Without branches: whether the point empties is as good as random. A step off lands on
+    // a bit above the board, masked out.)
+    const Side& us = s.pos.us;
+    const uint32_t left = (1u << from) & kBoardMask & (0u - uint32_t(us.single(from)));
+    const uint32_t landed = (1u << ((from - die) & 31)) & kBoardMask;
+    return sources_of((s.ours & ~left) | landed, us.bar() > int(from == kBar), s.their_closed,
+                      next_die);
+  }
+
+  // Plain sources (see PlainSources) while nothing is on the bar and two checkers or more
+  // stand outside the home board: then no step of one die can bring the last one home, so
+  // no bear-off is legal here or one step away.
+  bool plain_sources(const State& s, PlainSources& p) const noexcept {
+    const Side& us = s.pos.us;
+    const uint32_t outside = s.ours & ~kHomeMask;
+    if (us.bar() || outside == 0) return false;
+    if ((outside & (outside - 1)) == 0 && us.single(std::countr_zero(outside))) return false;
+    p.ours = s.ours;
+    p.singles = s.ours & ~us.occ2();
+    p.blocked = s.their_closed;
+    return true;
+  }
 
  private:
   // The opponent's blot on the mover's point `to` goes to the bar when `hit`, without a
