@@ -260,11 +260,12 @@ class Enumerator {
   // each), or (a pair segment, a double two steps from its end) a step from each of `sources`,
   // highest first, each followed by every last step from a source at or below it. One word,
   // stored at once (the search writes a segment for almost every node):
-  //   bits 0-24 sources, 25-33 the number of moves, 34-48 the path's sources (5 bits each),
-  //   49-50 n_path, 51-53 the die of the path's steps (a non-double's path is one step),
-  //   54-56 the last step's die (0: the move stops), 57-58 the kind (below).
-  static constexpr int kCountShift = 25, kFromShift = 34, kPathShift = 49, kDieShift = 51,
-                       kKindShift = 57;
+  //   bits 0-24 sources, 25-34 the number of moves (at most 24 x 24 even on a board no game
+  //   reaches), 35-49 the path's sources (5 bits each), 50-51 n_path, 52-54 the die of the
+  //   path's steps (a non-double's path is one step), 55-57 the last step's die (0: the move
+  //   stops), 58-59 the kind (below).
+  static constexpr int kCountShift = 25, kFromShift = 35, kPathShift = 50, kDieShift = 52,
+                       kKindShift = 58;
   // Kinds of segment beyond "a last step from each source": a double's node two steps from
   // the end (above); a non-double's larger-die-first moves, a step from each source followed
   // by the smaller die's sources after it (less P2 repeats); a non-double's smaller-die-first
@@ -273,7 +274,7 @@ class Enumerator {
   static constexpr uint64_t kLargerFirstSegment = uint64_t{2} << kKindShift;
   static constexpr uint64_t kChainSegment = uint64_t{3} << kKindShift;
   static constexpr uint64_t kKindMask = uint64_t{3} << kKindShift;
-  static uint32_t segment_count(uint64_t g) noexcept { return (g >> kCountShift) & 511; }
+  static uint32_t segment_count(uint64_t g) noexcept { return (g >> kCountShift) & 1023; }
 
   // The same ranking as record(): false when plays of this score are not legal moves (a
   // better play is known), and everything found so far goes when this one is better.
