@@ -313,6 +313,37 @@ def test_pick_is_the_listed_move(positions):
     assert not failures, f"{len(failures)} mismatches, first: {failures[:3]}"
 
 
+def test_pick_on_arbitrary_valid_positions():
+    """Valid positions no game need reach (checkers dealt at random, bar and off included):
+    the count and the moves at the first, a middle and the last index are the listed ones."""
+    engine = BG.engine
+    rng = random.Random(424243)
+    failures, checked = [], 0
+    while checked < 2000:
+        us, them = [0] * 26, [0] * 26
+        for side, other in ((us, them), (them, us)):
+            placed = 0
+            while placed < 15:
+                k = rng.choice([rng.randrange(26), rng.randrange(24), rng.randrange(6), 24, 25])
+                if k < 24 and other[23 - k] > 0:
+                    continue
+                side[k] += 1
+                placed += 1
+        if us[25] == 15 or them[25] == 15:
+            continue
+        key = pos_of(tuple(us), tuple(them))._key
+        checked += 1
+        for d1 in range(1, 7):
+            for d2 in range(1, 7):
+                listed = engine.legal(key, d1, d2).keys()
+                n = len(listed)
+                for index in {0, n // 2, max(n - 1, 0)}:
+                    got = engine.pick(key, d1, d2, index)
+                    if got[0] != n or (n and got[1] != listed[index]):
+                        failures.append((us, them, d1, d2, index, got[0], n))
+    assert not failures, f"{len(failures)} mismatches, first: {failures[:2]}"
+
+
 def test_pick_repeated_results_by_hits():
     """Hand-made: one checker can carry hi + lo three ways; blots on the intermediate points
     make the ways different moves. The mover (indices 0..23, 24 bar) has checkers on 12 and 9;
