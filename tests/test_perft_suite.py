@@ -12,9 +12,9 @@ File format, one block per position (blank lines and ``#`` comments are ignored)
     perft <depth> <nodes>          21 distinct rolls per ply
     perft36 <depth> <nodes>        36 ordered rolls per ply
 
-Lines whose node count exceeds ``NARDY_PERFT_MAX_NODES`` (default 400,000,000: every line up to
-backgammon perft36 3, long nardy perft 5 and the Shlem depth-3 lines, about 30 s in all; the
-backgammon lines' last ply is counted, not listed) are skipped.
+Lines whose node count exceeds ``NARDY_PERFT_MAX_NODES`` (default 400,000,000: every line of the
+suites, backgammon perft36 3, long nardy perft 5 and the Shlem depth-3 lines included, about
+30 s in all; the backgammon lines' last ply is counted, not listed) are skipped.
 A mismatch reports the per-roll divide (and, for small backgammon cases, the reference's).
 """
 
