@@ -41,7 +41,15 @@ namespace nardy {
 // Hot functions that count bits are built twice on x86-64 glibc systems, for CPUs with the
 // popcnt instruction and without, and the loader picks one (an ifunc) once: portable wheels
 // then run at -mpopcnt speed on any CPU of the last fifteen years and still run on the rest.
-#if defined(__x86_64__) && defined(__GNUC__) && defined(__GLIBC__) && !defined(__POPCNT__)
+// (GCC has target_clones since 6, clang since 14.)
+#if defined(__clang__)
+#define NARDY_HAS_TARGET_CLONES (__clang_major__ >= 14)
+#elif defined(__GNUC__)
+#define NARDY_HAS_TARGET_CLONES (__GNUC__ >= 6)
+#else
+#define NARDY_HAS_TARGET_CLONES 0
+#endif
+#if defined(__x86_64__) && defined(__GLIBC__) && !defined(__POPCNT__) && NARDY_HAS_TARGET_CLONES
 #define NARDY_POPCNT_CLONES [[gnu::target_clones("popcnt", "default")]]
 #else
 #define NARDY_POPCNT_CLONES
