@@ -183,11 +183,9 @@ int greedy_score(Variant v, const Position& after) noexcept {
   return 0;
 }
 
-size_t choose_builtin(Variant v, RolloutPolicy policy, const MoveList& list,
-                      uint64_t word) noexcept {
+size_t choose_greedy(Variant v, const MoveList& list) noexcept {
   const size_t n = list.size();
   if (n <= 1) return 0;
-  if (policy == RolloutPolicy::Random) return uniform_from_word(word, static_cast<uint32_t>(n));
   size_t best = 0;
   int best_score = greedy_score(v, list[0].result);
   for (size_t i = 1; i < n; ++i) {
@@ -228,7 +226,7 @@ Outcome play_trial(Engine& engine, MoveList& list, const Position& start, Rollou
     } else {
       engine.generate(pos, d1, d2, list);
       moved = !list.empty();
-      if (moved) pos = list[choose_builtin(v, policy, list, 0)].result.swapped();
+      if (moved) pos = list[choose_greedy(v, list)].result.swapped();
     }
     if (moved) {
       passes = 0;

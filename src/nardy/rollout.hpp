@@ -131,9 +131,9 @@ bool game_end(Variant v, const Rules& rules, const Position& pos, int on_roll, i
 //             - 4 * our checkers held prisoner + 1 * our checkers on the opponent's territory.
 int greedy_score(Variant v, const Position& after) noexcept;
 
-// Index of the policy's choice in a non-empty list (Random draws from `word`).
-size_t choose_builtin(Variant v, RolloutPolicy policy, const MoveList& list,
-                      uint64_t word) noexcept;
+// Index of the greedy policy's choice in a non-empty list: the first highest greedy_score().
+// (The random policy does not list moves: Engine::pick.)
+size_t choose_greedy(Variant v, const MoveList& list) noexcept;
 
 // One trial played to the end with a built-in policy.
 Outcome play_trial(Engine& engine, MoveList& scratch, const Position& start,
