@@ -103,9 +103,7 @@ class Enumerator {
       // whole right after being written field by field, a store-forwarding stall a turn.)
       if (policy_.begin_turn(pos, d1, d2, starts_) == 1) {
         counted_ = true;
-        n_segments_ = 0;
-        total_ = 0;
-        seen_.clear();
+        drop_segments();
         run<true>(starts_[0], d1, d2, picked_);
         return total_;
       }
@@ -136,8 +134,8 @@ class Enumerator {
   }
 
  private:
-  // kCount: pick()'s search, which records segments of counted last steps (see pick()); it
-  // runs only for policies whose order never matters, so the second passes are not needed.
+  // kCount: count()'s search, which records segments of counted moves (see count()); it runs
+  // only for policies whose order never matters, so the second passes are not needed.
   template <bool kCount = false>
   void run(const State& start, int d1, int d2, MoveList& out) {
     out_ = &out;
@@ -148,7 +146,7 @@ class Enumerator {
       die_ = d1;
       first_die_ = d1;
       if constexpr (same_die_steps_may_commute()) doubles<true, 0, kCount>(start, kBar);
-      if (kCount) return;
+      if constexpr (kCount) return;
       if (!same_die_steps_may_commute() || policy_.order_mattered()) {  // every order
         out.clear();
         best_score_ = 0;
@@ -282,11 +280,14 @@ class Enumerator {
     if (score < best_score_) return false;
     if (score > best_score_) {
       best_score_ = score;
-      n_segments_ = 0;
-      total_ = 0;
-      seen_.clear();
+      drop_segments();
     }
     return true;
+  }
+  void drop_segments() {
+    n_segments_ = 0;
+    total_ = 0;
+    seen_.clear();
   }
 
   NARDY_HOT void add_segment(int n_path, int last_die, uint32_t count, uint32_t sources = 0,
@@ -553,9 +554,9 @@ class Enumerator {
     const int hi = dice_[0], lo = dice_[1];
     quiet_ = policy_.quiet_points(s);
     if constexpr (counts_plain_pairs()) {
-      // With plain sources every move plays both dice, and both orders are counted from the
-      // masks: one segment each (none when there is no two-dice move: then the loops below
-      // find the one-die moves).
+      // With plain sources both orders of the two-dice moves are counted from the masks: one
+      // segment each. When there is a two-dice move every legal move plays both dice; when
+      // there is none, the loops below find the one-die moves.
       PlainSources plain;
       if (policy_.plain_sources(s, plain)) {
         larger_first_sources_ = plain.sources(hi);
@@ -661,7 +662,7 @@ class Enumerator {
   // count()'s and pick()'s state
   bool counted_ = false;  // the last count() counted segments (else it listed into picked_)
   MoveList picked_;
-  State starts_[2]{};  // pick()'s start (the first)
+  State starts_[2]{};  // count()'s start (the first)
   std::vector<uint64_t> segments_;  // see segment_count()
   size_t n_segments_ = 0;
   size_t segments_capacity_ = 0;  // segments_.size(), which would cost a division a call
