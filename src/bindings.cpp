@@ -464,13 +464,14 @@ Empty when the player cannot move (the turn passes).)doc")
         out.attr(s_results) = packed_results(list);
         return out;
       }, "nardy.LegalMoves of a nardy.Position for the roll.")
-      .def("pick", [](Engine& e, const Key& k, int d1, int d2, size_t index) -> py::tuple {
+      .def("pick", [](Engine& e, const Key& k, int d1, int d2, long long index) -> py::tuple {
         check_dice(d1, d2);
+        if (index < 0) raise_nardy("Error", "index must be >= 0");
         size_t n = 0;
         Position result;
         const bool moved = e.pick(from_key(k), d1, d2, [&](size_t count) {
           n = count;
-          return index % count;
+          return static_cast<size_t>(index) % count;
         }, result);
         if (!moved) return py::make_tuple(0, py::none());
         return py::make_tuple(n, to_key(result));

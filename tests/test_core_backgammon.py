@@ -367,6 +367,11 @@ def test_pick_repeated_results_by_hits():
     assert not failures, failures
 
 
+def test_pick_rejects_a_negative_index():
+    with pytest.raises(nardy.Error, match="index"):
+        BG.engine.pick(nardy.Position(BG)._key, 3, 1, -1)
+
+
 def test_pick_other_variants_fall_back_to_the_list():
     for variant in (nardy.find_variant("long-nardy")(), nardy.Backgammon(no_hit_and_hide=True)):
         p = nardy.Position(variant)
