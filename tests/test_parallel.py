@@ -7,7 +7,11 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from pathlib import Path
 
 import pytest
 
@@ -47,9 +51,60 @@ def test_process_pool_rollout_and_perft_equal_serial():
         assert parallel.perft(bg, 2, rolls=36, executor=ex, shards=3) == 419783
 
 
-def test_default_executor_is_a_local_process_pool():
+def test_default_executor_is_a_local_thread_pool(monkeypatch):
+    made = []
+    real = parallel.ThreadPoolExecutor
+
+    class Spy(real):  # type: ignore[misc, valid-type]
+        def __init__(self, *args, **kwargs):
+            made.append(self)
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(parallel, "ThreadPoolExecutor", Spy)
     p = nardy.Position("backgammon")
     assert parallel.rollout(p, 300, seed=1, shards=2) == nardy.rollout(p, 300, seed=1)
+    assert len(made) == 1
+    assert parallel.perft(p, 2) == 202782 and len(made) == 2
+
+
+def test_local_process_pool_is_one_argument_away():
+    p = nardy.Position("backgammon")
+    assert parallel.rollout(p, 300, seed=1, shards=2, executor="processes") == \
+        nardy.rollout(p, 300, seed=1)
+    assert parallel.rollout(p, 200, seed=3, executor="Threads") == nardy.rollout(p, 200, seed=3)
+
+
+@pytest.mark.parametrize("bad", ["dask", 3, object()])
+def test_bad_executor_raises_nardy_error(bad):
+    with pytest.raises(nardy.Error, match="executor"):
+        parallel.rollout(nardy.Position("backgammon"), 10, executor=bad)
+
+
+# A script with no ``if __name__ == "__main__"`` guard, as users write them: under the spawn
+# start method a process pool re-imports it in every worker and the pool breaks.
+_SPAWN_SCRIPT = """
+import multiprocessing
+multiprocessing.set_start_method("spawn", force=True)
+import nardy
+from nardy import parallel
+p = nardy.Position("backgammon")
+r = parallel.rollout(p, 400, seed=5, shards=3)
+assert r.counts() == nardy.rollout(p, 400, seed=5).counts(), r
+assert parallel.perft(p, 2, executor=None) == 202782
+print("ok", r.games)
+"""
+
+
+def test_default_executor_works_at_top_level_under_spawn(tmp_path):
+    script = tmp_path / "user_script.py"
+    script.write_text(_SPAWN_SCRIPT)
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(
+        [str(Path(nardy.__file__).resolve().parents[1])] + sys.path)
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                         env=env, timeout=300, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split() == ["ok", "400"]
 
 
 @pytest.mark.parametrize("variant,depth", [("backgammon", 2), ("long-nardy", 3), ("shlem", 1)])

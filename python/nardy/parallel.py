@@ -1,9 +1,12 @@
 """Rollouts and perft split into shards for any :class:`concurrent.futures.Executor`.
 
-The default executor is a local :class:`~concurrent.futures.ProcessPoolExecutor` (one worker
-per core). Anything with ``submit(fn, *args) -> Future`` works: a thread pool (the C++ calls
-release the GIL), a Dask cluster via ``distributed.Client(...).get_executor()`` (install the
-``nardy[dask]`` extra), or Ray through a thin adapter::
+The default executor is a local :class:`~concurrent.futures.ThreadPoolExecutor` (one worker
+per core): the C++ calls release the GIL, so threads use every core, and unlike a process pool
+they need no ``if __name__ == "__main__":`` guard under the ``spawn`` start method (macOS,
+Windows, Python 3.14). ``executor="processes"`` asks for a local process pool instead (for
+callable policies that hold the GIL); anything with ``submit(fn, *args) -> Future`` works: a
+Dask cluster via ``distributed.Client(...).get_executor()`` (install the ``nardy[dask]``
+extra), or Ray through a thin adapter::
 
     from concurrent.futures import Executor
     import ray
@@ -27,10 +30,16 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
+from concurrent.futures import (
+    Executor,
+    Future,
+    ProcessPoolExecutor,
+    ThreadPoolExecutor,
+    as_completed,
+)
 from contextlib import contextmanager
 from dataclasses import replace
-from typing import Any
+from typing import Any, Union
 
 from nardy import _core
 from nardy.errors import Error
@@ -40,21 +49,37 @@ from nardy.rollout import rollout as _rollout
 from nardy.variants import Variant
 
 Progress = Callable[[int, int], None]
+ExecutorLike = Union[Executor, str, None]
+
+#: names accepted for ``executor``: a local pool made (and shut down) by the call
+LOCAL_EXECUTORS = ("threads", "processes")
 
 
 @contextmanager
-def _executor(executor: Executor | None) -> Iterator[Executor]:
-    if executor is not None:
+def _executor(executor: ExecutorLike) -> Iterator[Executor]:
+    if executor is not None and not isinstance(executor, str):
+        if not callable(getattr(executor, "submit", None)):
+            raise Error(f"executor must be a concurrent.futures.Executor (anything with "
+                        f"submit()), 'threads', 'processes' or None, not {executor!r}")
         yield executor
         return
-    pool = ProcessPoolExecutor(max_workers=os.cpu_count() or 1)
+    kind = "threads" if executor is None else executor.strip().lower()
+    workers = os.cpu_count() or 1
+    pool: Executor
+    if kind == "threads":
+        pool = ThreadPoolExecutor(max_workers=workers)
+    elif kind == "processes":
+        pool = ProcessPoolExecutor(max_workers=workers)
+    else:
+        raise Error(f"unknown executor {executor!r}; local pools: {', '.join(LOCAL_EXECUTORS)}, "
+                    f"or pass a concurrent.futures.Executor")
     try:
         yield pool
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _workers(executor: Executor | None) -> int:
+def _workers(executor: Executor) -> int:
     n = getattr(executor, "_max_workers", None)
     return int(n) if isinstance(n, int) and n > 0 else (os.cpu_count() or 1)
 
@@ -97,12 +122,13 @@ def _gather(futures: list[Future[Any]], progress: Progress | None) -> list[Any]:
 
 
 def rollout(position: Position | Any, games: int, policy: PolicyLike = "random", *,
-            seed: int = 0, executor: Executor | None = None, shards: int | None = None,
+            seed: int = 0, executor: ExecutorLike = None, shards: int | None = None,
             threads: int = 1, first_trial: int = 0, max_plies: int = 10000,
             features: str | None = None, progress: Progress | None = None) -> RolloutResult:
     """:func:`nardy.rollout` split into ``shards`` contiguous trial ranges run on ``executor``
-    (default: a local process pool, created and shut down here). ``threads``: C++ threads per
-    shard. ``progress(done_shards, total_shards)`` is called as shards finish. The result
+    (default ``None`` = ``"threads"``: a local thread pool, one worker per core, created and
+    shut down here; ``"processes"``: a local process pool; or any Executor). ``threads``: C++
+    threads per shard. ``progress(done_shards, total_shards)`` is called as shards finish. The result
     equals the serial run's counts exactly; its ``seconds`` is the wall time of the whole run.
     """
     pos = _start(position)
@@ -151,10 +177,10 @@ def perft_tasks(position: Position, depth: int, rolls: int = 21,
 
 
 def perft(position: Position, depth: int, rolls: int = 21, *,
-          executor: Executor | None = None, shards: int | None = None, threads: int = 1,
+          executor: ExecutorLike = None, shards: int | None = None, threads: int = 1,
           progress: Progress | None = None) -> int:
-    """:func:`nardy.perft` split into shards run on ``executor`` (default: a local process
-    pool). ``threads``: C++ threads per shard. Equal to the serial count."""
+    """:func:`nardy.perft` split into shards run on ``executor`` (default: a local thread
+    pool; ``"processes"`` or any Executor as for :func:`rollout`). ``threads``: C++ threads per shard. Equal to the serial count."""
     _perft_check(depth, rolls)
     if depth == 0:
         return 1
@@ -196,4 +222,4 @@ def perft_threads(position: Position, depth: int, rolls: int = 21, threads: int 
     return total
 
 
-__all__ = ["perft", "perft_tasks", "perft_threads", "rollout", "split_trials"]
+__all__ = ["LOCAL_EXECUTORS", "perft", "perft_tasks", "perft_threads", "rollout", "split_trials"]
