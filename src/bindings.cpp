@@ -157,20 +157,33 @@ py::object move_object(const Move& m) {
 }
 
 // Dice from any Python object, with nardy.InvalidDiceError for anything but two ints 1..6.
+// The common case (a tuple of two small ints) is read here; everything else goes through
+// nardy._validate.dice, so the rules (numpy integers yes, bool and float no) and the message
+// are those of the Python side, and no conversion error is ever left set.
 std::pair<int, int> dice_from(py::handle dice) {
   PyObject* o = dice.ptr();
   if (PyTuple_Check(o) && PyTuple_GET_SIZE(o) == 2) {
     PyObject* a = PyTuple_GET_ITEM(o, 0);
     PyObject* b = PyTuple_GET_ITEM(o, 1);
     if (PyLong_CheckExact(a) && PyLong_CheckExact(b)) {
-      const long x = PyLong_AsLong(a), y = PyLong_AsLong(b);
-      if (x >= 1 && x <= 6 && y >= 1 && y <= 6) return {int(x), int(y)};
+      int overflow_a = 0, overflow_b = 0;
+      const long x = PyLong_AsLongAndOverflow(a, &overflow_a);
+      const long y = PyLong_AsLongAndOverflow(b, &overflow_b);
+      if (!overflow_a && !overflow_b && x >= 1 && x <= 6 && y >= 1 && y <= 6)
+        return {int(x), int(y)};
+      if (PyErr_Occurred()) throw py::error_already_set();
     }
-  } else if (PyList_Check(o) && PyList_GET_SIZE(o) == 2) {
-    return dice_from(py::reinterpret_steal<py::object>(PySequence_Tuple(o)));
   }
-  raise_nardy("InvalidDiceError",
-              "dice must be a pair of integers from 1 to 6, got " + std::string(py::repr(dice)));
+  static PyObject* check = py::object(py::module_::import("nardy._validate").attr("dice")).release().ptr();
+  py::tuple pair = py::handle(check)(dice);  // raises nardy.InvalidDiceError
+  return {pair[0].cast<int>(), pair[1].cast<int>()};
+}
+
+// A tuple of two exact ints (after dice_from accepted it: the very values it returned).
+bool plain_dice(py::handle dice) {
+  PyObject* o = dice.ptr();
+  return PyTuple_CheckExact(o) && PyTuple_GET_SIZE(o) == 2 &&
+         PyLong_CheckExact(PyTuple_GET_ITEM(o, 0)) && PyLong_CheckExact(PyTuple_GET_ITEM(o, 1));
 }
 
 Key key_of(py::handle position) {
@@ -460,7 +473,7 @@ Empty when the player cannot move (the turn passes).)doc")
         static const py::str& s_dice = attr_name("_dice");
         static const py::str& s_results = attr_name("_results");
         out.attr(s_position) = position;
-        out.attr(s_dice) = PyTuple_CheckExact(dice.ptr()) ? dice : py::make_tuple(d1, d2);
+        out.attr(s_dice) = plain_dice(dice) ? dice : py::make_tuple(d1, d2);
         out.attr(s_results) = packed_results(list);
         return out;
       }, "nardy.LegalMoves of a nardy.Position for the roll.")

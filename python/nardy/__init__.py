@@ -15,12 +15,16 @@ from nardy import _core
 from nardy.errors import (
     Error,
     IllegalMoveError,
+    InputTooLargeError,
+    InvalidArgumentError,
+    InvalidColorError,
     InvalidDiceError,
     InvalidIdError,
     InvalidNotationError,
     InvalidPositionError,
     InvalidRecordError,
     InvalidRuleError,
+    InvalidSeedError,
     UnknownVariantError,
 )
 from nardy.perft import divide, perft
@@ -61,6 +65,7 @@ __all__ = [
     "Shlem", "Step", "UnknownVariantError", "Variant", "divide", "find_variant", "perft", "_core",
     "Action", "CubeError", "Game", "GameRules", "GameStateError", "Match", "Phase", "Result",
     "SCORINGS", "Scoring", "find_scoring",
+    "InputTooLargeError", "InvalidArgumentError", "InvalidColorError", "InvalidSeedError",
 ]
 
 # Batch APIs, rollouts and the executor layer (issue 6). nardy.rollout is the function; its

@@ -7,11 +7,28 @@ class Error(ValueError):
     """Base class of every error nardy raises for bad input."""
 
 
+class InvalidArgumentError(Error):
+    """An argument of the wrong type or outside its allowed range (the message names the
+    argument and what it allows)."""
+
+
+class InvalidColorError(InvalidArgumentError):
+    """A colour that is not 0 (``nardy.WHITE``) or 1 (``nardy.BLACK``)."""
+
+
+class InvalidSeedError(InvalidArgumentError):
+    """A random seed of a type or size the function does not take."""
+
+
+class InputTooLargeError(InvalidArgumentError):
+    """Input over a documented size limit (text to parse, a game count, a depth...)."""
+
+
 class InvalidPositionError(Error):
     """A board or side array that cannot be a position of the variant."""
 
 
-class InvalidDiceError(Error):
+class InvalidDiceError(InvalidArgumentError):
     """Dice that are not two integers from 1 to 6."""
 
 
@@ -35,7 +52,7 @@ class UnknownVariantError(Error):
     """A variant name that no registered variant answers to."""
 
 
-class InvalidRuleError(Error):
+class InvalidRuleError(InvalidArgumentError):
     """An unknown rule option or an option value out of range."""
 
 

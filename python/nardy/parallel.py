@@ -156,11 +156,10 @@ def _perft_shard(variant: Variant, keys: list[bytes], weights: list[int], depth:
     return int(_core.perft_tasks(variant.engine, keys, weights, depth, ordered, threads))
 
 
-def _perft_check(depth: int, rolls: int) -> None:
-    if not isinstance(depth, int) or isinstance(depth, bool) or depth < 0:
-        raise Error(f"perft depth must be a non-negative integer, got {depth!r}")
-    if rolls not in (21, 36):
-        raise Error(f"rolls must be 21 (distinct rolls) or 36 (ordered rolls), got {rolls!r}")
+def _perft_check(depth: int, rolls: int) -> int:
+    from nardy.perft import _check
+
+    return _check(depth, rolls)
 
 
 def perft_tasks(position: Position, depth: int, rolls: int = 21,
@@ -168,7 +167,7 @@ def perft_tasks(position: Position, depth: int, rolls: int = 21,
     """The split a parallel perft uses: ``(keys, weights, remaining_depth)`` with
     ``perft(position, depth) == sum(w * perft(k, remaining_depth))``. Children are merged by
     position (transpositions across rolls), so there may be fewer tasks than children."""
-    _perft_check(depth, rolls)
+    depth = _perft_check(depth, rolls)
     if depth == 0:
         return [position.key], [1], 0
     keys, weights, remaining = _core.perft_split(position.variant.engine, position.key, depth,
@@ -181,7 +180,7 @@ def perft(position: Position, depth: int, rolls: int = 21, *,
           progress: Progress | None = None) -> int:
     """:func:`nardy.perft` split into shards run on ``executor`` (default: a local thread
     pool; ``"processes"`` or any Executor as for :func:`rollout`). ``threads``: C++ threads per shard. Equal to the serial count."""
-    _perft_check(depth, rolls)
+    depth = _perft_check(depth, rolls)
     if depth == 0:
         return 1
     with _executor(executor) as ex:
@@ -202,7 +201,7 @@ def perft_threads(position: Position, depth: int, rolls: int = 21, threads: int 
     """perft in this process on ``threads`` C++ threads (0: all cores), the GIL released. With
     ``progress``, the work is cut into ``chunks`` calls and ``progress(done, chunks)`` is
     called after each (the CLI's progress bar)."""
-    _perft_check(depth, rolls)
+    depth = _perft_check(depth, rolls)
     threads = _check_int("threads", threads)
     engine = position.variant.engine
     if progress is None:

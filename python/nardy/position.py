@@ -11,7 +11,7 @@ import numbers
 from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
-from nardy import _core
+from nardy import _core, _validate
 from nardy.errors import (
     IllegalMoveError,
     InvalidDiceError,
@@ -36,17 +36,7 @@ class Step(NamedTuple):
 
 
 def _check_dice(dice: Any) -> tuple[int, int]:
-    if type(dice) is tuple and len(dice) == 2:  # fast path for the common case
-        d1, d2 = dice
-        if type(d1) is int and type(d2) is int and 0 < d1 < 7 and 0 < d2 < 7:
-            return dice
-    try:
-        d1, d2 = dice
-    except (TypeError, ValueError):
-        raise InvalidDiceError(f"dice must be a pair of integers from 1 to 6, got {dice!r}") from None
-    if not all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in (d1, d2)):
-        raise InvalidDiceError(f"dice must be a pair of integers from 1 to 6, got {dice!r}")
-    return d1, d2
+    return _validate.dice(dice)
 
 
 class Move:
@@ -165,8 +155,7 @@ class Position:
         v = as_variant(variant)
         us = _side(mover, "mover")
         them = _side(opponent, "opponent")
-        if turn not in (WHITE, BLACK):
-            raise InvalidPositionError(f"turn must be 0 (white) or 1 (black), got {turn!r}")
+        turn = _validate.color(turn, "turn", error=InvalidPositionError)
         err = _core.validate(v.core_variant, us, them)
         if err:
             raise InvalidPositionError(err)
@@ -181,6 +170,7 @@ class Position:
         turn: int = WHITE,
     ) -> Position:
         """Like :meth:`from_sides`, with the sides given by colour."""
+        turn = _validate.color(turn, "turn", error=InvalidPositionError)
         if turn == WHITE:
             return cls.from_sides(variant, white, black, WHITE)
         return cls.from_sides(variant, black, white, turn)
@@ -241,11 +231,13 @@ class Position:
     def legal_moves(self, dice: Sequence[int]) -> LegalMoves:
         """Every legal complete move for the roll, one per resulting position. Empty when the
         player cannot move (then :meth:`pass_turn`)."""
+        # the core checks the dice (with nardy._validate.dice for anything but a plain tuple)
         return self._variant.engine.legal_moves(self, dice)  # type: ignore[no-any-return]
 
     def play(self, move: Move | str, dice: Sequence[int]) -> Position:
         """The position after a validated move (a :class:`Move` or notation) for the roll,
         with the opponent on roll. Raises :class:`IllegalMoveError` if it is not legal."""
+        dice = _validate.dice(dice)
         moves = self.legal_moves(dice)
         if isinstance(move, str):
             move = self.parse_move(move, dice)

@@ -53,7 +53,7 @@ from typing import Any, Union
 
 import numpy as np
 
-from nardy import _core
+from nardy import _core, _validate
 from nardy.errors import Error
 from nardy.position import Position
 from nardy.variants import as_variant
@@ -179,10 +179,17 @@ def _start(position: Position | Any) -> Position:
     return Position(as_variant(position))
 
 
-def _check_int(name: str, value: Any, low: int = 0) -> int:
-    if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < low:
-        raise Error(f"{name} must be an integer >= {low}, got {value!r}")
-    return int(value)
+#: The most games one call plays (about four months of a fast core's work: a bound on
+#: typing mistakes, not on real runs; Ctrl-C stops any run).
+MAX_GAMES = 10**12
+#: The most threads a built-in rollout starts, and the most games a callable policy's
+#: lockstep batch holds.
+MAX_THREADS = 1024
+MAX_WIDTH = 1 << 20
+
+
+def _check_int(name: str, value: Any, low: int = 0, high: int = _validate.C_INT_MAX) -> int:
+    return _validate.integer(value, name, low, high)  # type: ignore[no-any-return]
 
 
 def _from_core(v_name: str, policy: str, seed: int, first: int, d: dict[str, Any],
@@ -206,10 +213,10 @@ def rollout(position: Position | Any, games: int, policy: PolicyLike = "random",
     running after ``max_plies`` plies is counted as unfinished.
     """
     pos = _start(position)
-    games = _check_int("games", games)
-    seed = _check_int("seed", seed) & 0xFFFFFFFFFFFFFFFF
-    first_trial = _check_int("first_trial", first_trial)
-    threads = _check_int("threads", threads)
+    games = _check_int("games", games, 0, MAX_GAMES)
+    seed = _validate.seed(seed)
+    first_trial = _check_int("first_trial", first_trial, 0, _validate.U64_MAX - games)
+    threads = _check_int("threads", threads, 0, MAX_THREADS)
     max_plies = _check_int("max_plies", max_plies, 1)
     engine = pos.variant.engine
     name = pos.variant.name
@@ -229,7 +236,7 @@ def rollout(position: Position | Any, games: int, policy: PolicyLike = "random",
         from nardy.batch import _kind
 
         kind = _kind(features)
-    width = _check_int("width", width, 1)
+    width = _check_int("width", width, 1, MAX_WIDTH)
     t0 = time.perf_counter()
     lock = _core.LockstepRollout(engine, pos.key, games, seed, first_trial, max_plies, width)
     while lock.advance():
