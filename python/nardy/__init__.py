@@ -55,7 +55,7 @@ from nardy.game import (
 )
 from nardy.match import Match
 
-__version__ = "0.1.0"
+from nardy._version import __version__
 
 __all__ = [
     "BAR", "BLACK", "OFF", "PASS", "VARIANTS", "WHITE",
