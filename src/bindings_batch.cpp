@@ -33,9 +33,7 @@
 #include <sys/mman.h>
 #endif
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
+#include "nardy/platform.hpp"
 
 #include "nardy/engine.hpp"
 #include "nardy/features.hpp"
@@ -276,7 +274,7 @@ Encoding encoding_of(const std::string& kind) {
 bool pack_fast(Variant v, const int8_t* row, Position& out) noexcept {
   uint64_t w[4] = {0, 0, 0, 0};
   uint32_t occ[2] = {0, 0};
-#if defined(__SSE2__)
+#if NARDY_SSE2
   // A side is 26 bytes: slots 0..15 and 10..25 in two loads that stay inside it. Counts pack
   // into nibbles pairwise (even slot low, odd slot high: a 16-bit shift and an or), the
   // occupancy is one compare with zero, the total one sum of absolute differences.

@@ -45,9 +45,7 @@
 #include <cstring>
 #include <string>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
+#include "nardy/platform.hpp"
 
 #include "nardy/position.hpp"
 
@@ -74,7 +72,7 @@ constexpr int encoding_width(Encoding e) noexcept {
 // Writes the 52 int8 of a packed position: side arrays of us then them, a Shlem prisoner as
 // -1 (the prisoner mask sits in nibbles 10..15 of w[1]; zero for the other variants).
 inline void unpack_row(const Position& p, int8_t* row) noexcept {
-#if defined(__SSE2__)
+#if NARDY_SSE2
   // Even and odd nibbles of a word, interleaved bytewise: 16 counts in one unpack.
   const __m128i low4 = _mm_set1_epi8(0x0F);
   auto spread = [&](uint64_t w) {

@@ -24,36 +24,9 @@
 #include <cstdint>
 #include <type_traits>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
+#include "nardy/platform.hpp"
 
 namespace nardy {
-
-// Hot helpers of the move search are forced inline: left to itself the compiler's inlining
-// budget is spent differently whenever an unrelated variant changes in the same unit.
-#define NARDY_HOT [[gnu::always_inline]] inline
-#define NARDY_OCC [[gnu::always_inline]]
-// The same for the enumerator's step callbacks (a lambda called from two places of a step
-// function is otherwise left out of line).
-#define NARDY_LAMBDA __attribute__((always_inline))
-
-// Hot functions that count bits are built twice on x86-64 glibc systems, for CPUs with the
-// popcnt instruction and without, and the loader picks one (an ifunc) once: portable wheels
-// then run at -mpopcnt speed on any CPU of the last fifteen years and still run on the rest.
-// (GCC has target_clones since 6, clang since 14.)
-#if defined(__clang__)
-#define NARDY_HAS_TARGET_CLONES (__clang_major__ >= 14)
-#elif defined(__GNUC__)
-#define NARDY_HAS_TARGET_CLONES (__GNUC__ >= 6)
-#else
-#define NARDY_HAS_TARGET_CLONES 0
-#endif
-#if defined(__x86_64__) && defined(__GLIBC__) && !defined(__POPCNT__) && NARDY_HAS_TARGET_CLONES
-#define NARDY_POPCNT_CLONES [[gnu::target_clones("popcnt", "default")]]
-#else
-#define NARDY_POPCNT_CLONES
-#endif
 
 inline constexpr int kPoints = 24;
 inline constexpr int kBar = 24;      // slot of checkers waiting to enter
@@ -149,7 +122,7 @@ struct Side {
   // registers and stored as two words, a result is then read back whole (copied, compared),
   // and that load waits for both stores to retire (no store forwarding): a stall a move.
   constexpr void add_words(const SlotUnit& d) noexcept {
-#if defined(__SSE2__)
+#if NARDY_SSE2
     if (!std::is_constant_evaluated()) {
       const __m128i v = _mm_add_epi64(_mm_loadu_si128(reinterpret_cast<const __m128i*>(w)),
                                       _mm_loadu_si128(reinterpret_cast<const __m128i*>(&d)));
@@ -168,9 +141,7 @@ struct Side {
   // which word it is would be as good as random).
   [[nodiscard]] constexpr bool single(int slot) const noexcept {
     uint64_t second = 0 - uint64_t(slot >= 16);
-#if defined(__GNUC__)
-    if (!std::is_constant_evaluated()) asm("" : "+r"(second));  // left alone, GCC branches
-#endif
+    opaque(second);  // left alone, GCC branches
     const uint64_t word = w[0] ^ ((w[0] ^ w[1]) & second);
     return ((word >> ((slot & 15) * 4)) & 0xF) == 1;
   }
@@ -186,7 +157,7 @@ struct Side {
 
   // Bit i set when point i holds more than k checkers (k = 0 or 1).
   [[nodiscard]] NARDY_OCC uint32_t points_above(int k) const noexcept {
-#if defined(__SSE2__)
+#if NARDY_SSE2
     // The 24 point counts as bytes (even and odd nibbles interleaved), one compare, one mask.
     const __m128i low4 = _mm_set1_epi8(0x0F);
     const __m128i v = _mm_set_epi64x(static_cast<long long>(w[1]), static_cast<long long>(w[0]));
