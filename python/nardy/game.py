@@ -1262,6 +1262,11 @@ class Game:
         self._undo = [s[:3] + (moves(s[0], s[2]), None) + s[5:] for s in self._undo]
 
     # -- display ------------------------------------------------------------------------
+    def _repr_svg_(self) -> str:
+        from nardy.svg import board
+
+        return board(self, size=400)
+
     def __repr__(self) -> str:
         parts = [f"{self._variant.name}", f"phase={self._phase}"]
         if self._phase is not Phase.OPENING and self._phase is not Phase.OVER:

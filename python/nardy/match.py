@@ -175,6 +175,11 @@ class Match:
         state["_rng"] = rng
         return state
 
+    def _repr_svg_(self) -> str:
+        from nardy.svg import board
+
+        return board(self, size=400)
+
     def __repr__(self) -> str:
         w, b = self.score
         what = "money" if self.is_money else f"to {self._length}"

@@ -299,6 +299,11 @@ class Position:
         return (f"Position.from_colors({self._variant!r}, {list(white)}, {list(black)}, "
                 f"turn={'WHITE' if self._turn == WHITE else 'BLACK'})")
 
+    def _repr_svg_(self) -> str:
+        from nardy.svg import board
+
+        return board(self, size=400)
+
     def __str__(self) -> str:
         from nardy.notation import ascii_board
 
@@ -389,6 +394,24 @@ class LegalMoves(list):  # type: ignore[type-arg]
         shown = ", ".join(m.notation(p.variant, p.turn) for m in self[:8])
         more = ", ..." if len(self) > 8 else ""
         return f"<LegalMoves {self._dice[0]}-{self._dice[1]}: {len(self)} ({shown}{more})>"
+
+    def _repr_html_(self) -> str:
+        """Up to twelve moves: a small board per move, the move drawn as arrows on the
+        result; more: the list of moves."""
+        from html import escape
+
+        from nardy.svg import board, board_html
+
+        p = self._position
+        head = f"<p>{len(self)} legal move(s) for {self._dice[0]}-{self._dice[1]}</p>"
+        if len(self) > 12:
+            return head + "<pre>" + escape(
+                "\n".join(m.notation(p.variant, p.turn) for m in self)) + "</pre>"
+        shown = [(m.notation(p.variant, p.turn),
+                  board(r, size=180, coordinates=False, pips=False, last_move=m,
+                        last_move_color=p.turn))
+                 for m, r in zip(self, self.results())]
+        return head + board_html(shown)
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_rebuild_legal_moves, (self._position, self._dice))

@@ -26,6 +26,13 @@ class Variant:
     options: ClassVar[dict[str, tuple[Any, tuple[Any, ...]]]] = {}
     has_bar: ClassVar[bool] = False
     hits: ClassVar[bool] = False
+    #: Board pictures (nardy.svg, the text board): white's own indices of the top and the
+    #: bottom row, left to right, as white sees the board.
+    board_rows: ClassVar[tuple[tuple[int, ...], tuple[int, ...]]] = (
+        tuple(range(12, 24)), tuple(range(11, -1, -1)))
+    #: Side slots a picture shows: index -> (label, where), where is "bar" (between the
+    #: halves) or "tray" (beside the board, on the row of the owner's index 0).
+    board_places: ClassVar[dict[int, tuple[str, str]]] = {25: ("off", "tray")}
 
     __slots__ = ("_rules", "engine")
 
@@ -69,6 +76,10 @@ class Variant:
         """Inverse of :meth:`point_name`; raises ``ValueError`` for an unknown name."""
         raise NotImplementedError
 
+    def board_notes(self, position: Any) -> tuple[str, ...]:
+        """Short lines of variant state a board picture shows beside the board."""
+        return ()
+
     def __eq__(self, other: object) -> bool:
         return type(other) is type(self) and other._rules == self._rules  # type: ignore[attr-defined]
 
@@ -100,6 +111,8 @@ class Backgammon(Variant):
     }
     has_bar = True
     hits = True
+    board_places: ClassVar[dict[int, tuple[str, str]]] = {
+        24: ("bar", "bar"), 25: ("off", "tray")}
 
     def _make_engine(self) -> _core.Engine:
         return _core.Engine(self.core_variant, no_hit_and_hide=self.rules["no_hit_and_hide"])
@@ -226,6 +239,21 @@ class Shlem(Variant):
     }
     has_bar = False
     hits = True
+    # The two lines face each other: white's 11..26 at the bottom, black's 41..36 on top.
+    board_rows: ClassVar[tuple[tuple[int, ...], tuple[int, ...]]] = (
+        tuple(range(12, 24)), tuple(range(12)))
+    board_places: ClassVar[dict[int, tuple[str, str]]] = {
+        24: ("reserve", "tray"), 25: ("hit out", "tray")}
+
+    def stage(self, position: Any) -> str:
+        """The stage in force: "1" or "2", or per player ("W2 B1") under stage="per-player"."""
+        white, black = position.side(WHITE), position.side(BLACK)
+        if self.rules["stage"] == "either":
+            return "2" if (white[24] == 0 or black[24] == 0) else "1"
+        return f"W{2 if white[24] == 0 else 1} B{2 if black[24] == 0 else 1}"
+
+    def board_notes(self, position: Any) -> tuple[str, ...]:
+        return (f"stage {self.stage(position)}",)
 
     def _make_engine(self) -> _core.Engine:
         r = self.rules
