@@ -478,6 +478,12 @@ class Result:
 # The game
 # ---------------------------------------------------------------------------------------------
 
+def _color_arg(c: Any) -> int:
+    if isinstance(c, bool) or c not in (WHITE, BLACK):
+        raise GameStateError(f"a player is WHITE (0) or BLACK (1), not {c!r}")
+    return int(c)
+
+
 def _color_name(c: int | None) -> str:
     return "-" if c is None else ("white" if c == WHITE else "black")
 
@@ -689,7 +695,7 @@ class Game:
         elif k == "claim":
             self.claim()
         elif k == "resign":
-            self.resign(action.level if action.level is not None else 1)
+            self.resign(action.level if action.level is not None else 1, action.player)
         elif k in ("double", "take", "drop", "beaver", "raccoon", "accept", "decline"):
             getattr(self, k)()
         else:
@@ -757,7 +763,9 @@ class Game:
         if p is Phase.OPENING or p is Phase.OVER:
             return None
         t = self._position.turn
-        if p is Phase.DOUBLED or p is Phase.RACCOONED or p is Phase.RESIGNED:
+        if p is Phase.RESIGNED and self._resign is not None:
+            return 1 - self._resign[0]
+        if p is Phase.DOUBLED or p is Phase.RACCOONED:
             return 1 - t
         return t
 
@@ -1183,18 +1191,20 @@ class Game:
         self._record(Action("raccoon", who), snap)
 
     # -- resignation --------------------------------------------------------------------
-    def resign(self, level: int | str = 1) -> None:
-        """The player on roll offers to resign a win of ``level`` (1..n or a kind name:
-        ``single`` / ``gammon`` / ``backgammon``, ``oin`` / ``mars``...); the opponent must
-        :meth:`accept` or :meth:`decline`."""
+    def resign(self, level: int | str = 1, player: int | None = None) -> None:
+        """``player`` (default: the player on roll) offers to resign a win of ``level`` (1..n
+        or a kind name: ``single`` / ``gammon`` / ``backgammon``, ``oin`` / ``mars``...); the
+        other player must :meth:`accept` or :meth:`decline`. Either player may resign while a
+        turn is being rolled or played, as on FIBS and in gnubg."""
         self._need(Phase.ROLL, Phase.MOVE)
         if self._last_roll:
             raise GameStateError("no resignation on the last roll")
+        by = self._position.turn if player is None else _color_arg(player)
         i = self._scoring.level(level)
         snap = self._snapshot()
-        self._resign = (self._position.turn, i, self._phase)
+        self._resign = (by, i, self._phase)
         self._phase = Phase.RESIGNED
-        self._record(Action("resign", self._position.turn, level=i + 1), snap)
+        self._record(Action("resign", by, level=i + 1), snap)
 
     def accept(self) -> None:
         """Accepts the resignation on offer: the game ends at that level times the stake."""

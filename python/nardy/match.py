@@ -35,6 +35,11 @@ class Match:
     player comes within one point of the match is played without the cube; later games are
     post-Crawford and the cube is back. Money-play options (Jacoby, beaver, raccoon, automatic
     doubles) are refused in a match of fixed length.
+
+    ``score`` (white's points, black's points) starts the match part-way, as a match resumed
+    from a record: the games played here add to it. When a player is one point away at that
+    score, the first game is the Crawford game, unless ``post_crawford=True`` says that the
+    Crawford game was among the games before (then it is a post-Crawford game).
     """
 
     def __init__(
@@ -45,6 +50,8 @@ class Match:
         seed: int | str | bytes | None = None,
         *,
         crawford: bool = True,
+        score: tuple[float, float] = (0, 0),
+        post_crawford: bool = False,
         **rule_options: Any,
     ) -> None:
         if not isinstance(length, int) or isinstance(length, bool) or length < 0:
@@ -57,6 +64,15 @@ class Match:
                 if getattr(self._rules, name):
                     raise InvalidRuleError(f"{name} is a money-play option (match length 0)")
         self._crawford_rule = bool(crawford) and length > 0
+        self._start = _start_score(score, length)
+        if not isinstance(post_crawford, bool):
+            raise InvalidRuleError(f"post_crawford must be True or False, not {post_crawford!r}")
+        if post_crawford and not (self._crawford_rule
+                                  and max(self._start) == length - 1):
+            raise InvalidRuleError(
+                "post_crawford needs the Crawford rule and a player one point away at the "
+                f"starting score, not {self._start[0]}-{self._start[1]} to {length}")
+        self._post_crawford_start = post_crawford
         if seed is None:
             seed = random.SystemRandom().getrandbits(63)
         self._seed = seed
@@ -88,6 +104,16 @@ class Match:
         return self._seed
 
     @property
+    def start_score(self) -> tuple[float, float]:
+        """(white's points, black's points) before the first game of this match."""
+        return self._start
+
+    @property
+    def starts_post_crawford(self) -> bool:
+        """The Crawford game was played before this match's first game."""
+        return self._post_crawford_start
+
+    @property
     def crawford_rule(self) -> bool:
         """Whether the Crawford rule is in force in this match."""
         return self._crawford_rule
@@ -103,8 +129,8 @@ class Match:
 
     @property
     def score(self) -> tuple[float, float]:
-        """(white's points, black's points) from the finished games."""
-        w = b = 0.0
+        """(white's points, black's points): the starting score plus the finished games."""
+        w, b = float(self._start[0]), float(self._start[1])
         for g in self._games:
             r = g.result()
             if r is not None:
@@ -131,6 +157,8 @@ class Match:
     @property
     def is_post_crawford(self) -> bool:
         """The current game comes after the Crawford game."""
+        if self._post_crawford_start:
+            return True
         return self._crawford_index is not None and len(self._games) - 1 > self._crawford_index
 
     def is_over(self) -> bool:
@@ -158,6 +186,7 @@ class Match:
     def _new_game(self) -> Game:
         crawford = False
         if (self._crawford_rule and self._crawford_index is None
+                and not self._post_crawford_start
                 and any(self._length - 1 <= s < self._length for s in self.score)):
             crawford = True
             self._crawford_index = len(self._games)
@@ -185,6 +214,23 @@ class Match:
         what = "money" if self.is_money else f"to {self._length}"
         flag = " crawford" if self.is_crawford else (" post-crawford" if self.is_post_crawford else "")
         return f"<Match {self._variant.name} {what}: {w}-{b}, game {len(self._games)}{flag}>"
+
+
+def _start_score(score: Any, length: int) -> tuple[float, float]:
+    """A starting score: two numbers >= 0 (halves allowed, as draws give), below the length
+    in a match (a match already won cannot be started)."""
+    if not isinstance(score, (tuple, list)) or len(score) != 2:
+        raise InvalidRuleError(f"score must be (white's points, black's points), not {score!r}")
+    out = []
+    for x in score:
+        if (isinstance(x, bool) or not isinstance(x, (int, float)) or not x >= 0
+                or x == float("inf") or not float(2 * x).is_integer()):
+            raise InvalidRuleError(f"a score must be a whole or half number >= 0, not {x!r}")
+        if length and x >= length:
+            raise InvalidRuleError(f"the score {score[0]}-{score[1]} has already won a "
+                                   f"{length}-point match")
+        out.append(_num(x))
+    return out[0], out[1]
 
 
 def _num(x: float) -> float:

@@ -14,7 +14,9 @@ above stay importable without the compiled core):
 
 * :mod:`nardy.formats.text` -- the nardy text form of positions and game states, every variant.
 * :mod:`nardy.formats.jsonform` -- JSON dicts of positions, moves, games and matches.
-* :mod:`nardy.formats.records` -- ``.mat`` (Jellyfish/gnubg) and SGF match records.
+* :mod:`nardy.formats.mat` and :mod:`nardy.formats.sgf` -- ``.mat`` (Jellyfish/gnubg) and SGF
+  match records, read through the validating replay of :mod:`nardy.formats._replay`
+  (:mod:`nardy.formats.records` gathers them).
 """
 
 from nardy.formats.fibs import FibsBoard, format_fibs_board, parse_fibs_board
@@ -51,9 +53,9 @@ _LAZY = {
     "to_text": "nardy.formats.text",
     "FORMAT": "nardy.formats.jsonform", "from_json": "nardy.formats.jsonform",
     "to_json": "nardy.formats.jsonform",
-    "MatchRecord": "nardy.formats.records", "read_mat": "nardy.formats.records",
-    "read_sgf": "nardy.formats.records", "write_mat": "nardy.formats.records",
-    "write_sgf": "nardy.formats.records",
+    "MatchRecord": "nardy.formats.records", "read_mat": "nardy.formats.mat",
+    "read_sgf": "nardy.formats.sgf", "write_mat": "nardy.formats.mat",
+    "write_sgf": "nardy.formats.sgf",
 }
 __all__ += ["FORMAT", "MatchRecord", "TextState", "from_json", "from_text", "read_mat",
             "read_sgf", "to_json", "to_text", "write_mat", "write_sgf"]

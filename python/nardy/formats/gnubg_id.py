@@ -66,7 +66,8 @@ bits    width  field
 
 Bit 66 is not in gnubg's manual (which describes a 66-bit key) but gnubg
 1.x writes it, so e.g. a match-play ID ends in ``E``; :class:`MatchState`
-keeps it as ``jacoby``.
+keeps it as ``jacoby``. The Jacoby rule is money play's, so in match play the bit is
+ignored when decoding (``jacoby=False``), whichever way gnubg's setting left it.
 
 **Players 0 and 1** are gnubg's absolute seats, not "mover/opponent":
 player 1 is the one gnubg draws at the bottom (the human in an interactive
@@ -480,7 +481,7 @@ def decode_match_id(s: str) -> MatchState:
             dice=(d1, d2),
             match_length=get(21, 15),
             score=(get(36, 15), get(51, 15)),
-            jacoby=not get(66, 1),
+            jacoby=not get(66, 1) and get(21, 15) == 0,  # Jacoby is money play only
         )
     except InvalidIdError as e:
         raise InvalidIdError(f"Match ID {s!r}: {e}") from None

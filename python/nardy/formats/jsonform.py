@@ -130,6 +130,8 @@ def to_json(obj: Any) -> dict[str, Any]:
                 "rules": _rules_json(obj.rules), "length": obj.length,
                 "crawford": obj.crawford_rule, "seed": _seed_json(obj.seed),
                 "score": list(obj.score),
+                **({"start_score": list(obj.start_score)} if any(obj.start_score) else {}),
+                **({"post_crawford": True} if obj.starts_post_crawford else {}),
                 "games": [{"crawford": g.crawford, **_game_body(g)} for g in obj.games]}
     raise InvalidRecordError(f"nardy JSON: cannot write a {type(obj).__name__}")
 
@@ -423,8 +425,11 @@ def from_json(d: Any) -> Any:
         length = r.get("length", int)
         crawford = r.get("crawford", bool)
         seed = _read_seed(r.get("seed"), "$.seed")
+        start = r.get("start_score", list, optional=True, default=[0, 0])
+        post = r.get("post_crawford", bool, optional=True, default=False)
         try:
-            out = Match(length, v, rules, seed, crawford=crawford)
+            out = Match(length, v, rules, seed, crawford=crawford, score=tuple(start),
+                        post_crawford=post)
         except Error as e:
             raise _err("$", f"cannot start the match: {e}") from None
         games = r.get("games", list)

@@ -88,6 +88,7 @@ __all__ = ["OPENING_XGID", "XgidRecord", "decode_xgid", "encode_xgid"]
 OPENING_XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10"
 
 _MAX_EXP = 15  # 2**15 = 32768, the largest cube a gnubg Match ID holds
+_MAX_LIMIT_EXP = 16  # the cube limit may be one doubling more, as gnubg reads it
 _MAX_LEN = (1 << 15) - 1
 _ACTIONS = ("D", "B", "R")
 _UINT = re.compile(r"[0-9]{1,6}\Z")
@@ -95,11 +96,11 @@ _SINT = re.compile(r"-?[0-9]{1,6}\Z")
 _DICE = re.compile(r"(00|[1-6][1-6]|[DBR])\Z")
 
 
-def _power_of_two(value: int, name: str) -> int:
+def _power_of_two(value: int, name: str, max_exp: int = _MAX_EXP) -> int:
     value = _as_int(value, name, InvalidIdError)
-    if value < 1 or value > 1 << _MAX_EXP or value & (value - 1):
+    if value < 1 or value > 1 << max_exp or value & (value - 1):
         raise InvalidIdError(
-            f"{name} must be a power of two from 1 to {1 << _MAX_EXP}, got {value}"
+            f"{name} must be a power of two from 1 to {1 << max_exp}, got {value}"
         )
     return value
 
@@ -152,7 +153,7 @@ class XgidRecord:
         err = InvalidIdError
         mover, opponent = _check_sides(self.mover, self.opponent)
         cube = _power_of_two(self.cube, "cube")
-        max_cube = _power_of_two(self.max_cube, "max_cube")
+        max_cube = _power_of_two(self.max_cube, "max_cube", _MAX_LIMIT_EXP)
         cube_position = _as_int(self.cube_position, "cube_position", err)
         if cube_position not in (-1, 0, 1):
             raise err(f"cube_position must be -1, 0 or 1, got {cube_position}")
@@ -336,9 +337,9 @@ def decode_xgid(s: str) -> XgidRecord:
 
     cube_exp = uint(cube, "cube")
     max_exp = uint(maxcube, "max cube")
-    for name, e in (("cube", cube_exp), ("max cube", max_exp)):
-        if e > _MAX_EXP:
-            raise InvalidIdError(f"XGID {s!r}: {name} exponent {e} is above {_MAX_EXP}")
+    for name, e, top in (("cube", cube_exp, _MAX_EXP), ("max cube", max_exp, _MAX_LIMIT_EXP)):
+        if e > top:
+            raise InvalidIdError(f"XGID {s!r}: {name} exponent {e} is above {top}")
     turn_v = sint(turn, "turn")
     if turn_v not in (1, -1):
         raise InvalidIdError(f"XGID {s!r}: turn must be 1 or -1, got {turn!r}")
