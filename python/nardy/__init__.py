@@ -75,6 +75,11 @@ from nardy.rollout import RolloutResult, rollout
 
 __all__ += ["RolloutResult", "batch", "parallel", "rollout"]
 
+# Evaluators and n-ply search (docs/search.md).
+from nardy import evaluators, search
+
+__all__ += ["evaluators", "search"]
+
 # Serialization (issue 5): the nardy text form, JSON dicts; records in nardy.formats.
 from nardy.formats.jsonform import from_json, to_json
 from nardy.formats.text import TextState, from_text, to_text
