@@ -25,6 +25,7 @@ from nardy.errors import (
     InvalidRecordError,
     InvalidRuleError,
     InvalidSeedError,
+    QueryError,
     UnknownVariantError,
 )
 from nardy.perft import divide, perft
@@ -62,6 +63,7 @@ __all__ = [
     "Backgammon", "Error", "IllegalMoveError", "InvalidDiceError", "InvalidIdError",
     "InvalidNotationError", "InvalidPositionError", "InvalidRecordError", "InvalidRuleError",
     "LegalMoves", "LongNardy", "LongNardyClassic", "LongNardyExtended", "Move", "Position",
+    "QueryError",
     "Shlem", "Step", "UnknownVariantError", "Variant", "divide", "find_variant", "perft", "_core",
     "Action", "CubeError", "Game", "GameRules", "GameStateError", "Match", "Phase", "Result",
     "SCORINGS", "Scoring", "find_scoring",

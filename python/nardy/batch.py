@@ -46,7 +46,7 @@ import numpy as np
 from nardy import _core
 from nardy.errors import Error, InvalidDiceError, InvalidPositionError
 from nardy.position import Position
-from nardy.variants import WHITE, LongNardy, Shlem, Variant, as_variant
+from nardy.variants import WHITE, Variant, as_variant
 
 #: Encodings: name -> (width, description). See src/nardy/features.hpp for the exact units.
 ENCODINGS: dict[str, tuple[int, str]] = {
@@ -74,13 +74,9 @@ def encoding_width(kind: str) -> int:
 
 
 def default_encoding(variant: Variant | type[Variant] | str | None) -> str:
-    """``tdgammon`` for backgammon, ``long`` for long nardy, ``shlem`` for Shlem."""
-    v = as_variant(variant)
-    if isinstance(v, Shlem):
-        return "shlem"
-    if isinstance(v, LongNardy):
-        return "long"
-    return "tdgammon"
+    """The variant's own encoding (``Variant.default_encoding``): ``tdgammon`` for
+    backgammon, ``long`` for long nardy, ``shlem`` for Shlem."""
+    return as_variant(variant).default_encoding
 
 
 def _kind(kind: str) -> str:

@@ -9,7 +9,7 @@ import time
 from nardy.errors import Error, InvalidDiceError
 from nardy.perft import divide, perft
 from nardy.position import Position
-from nardy.variants import Backgammon, as_variant
+from nardy.variants import as_variant
 
 
 def _position(variant_name: str, text: str | None) -> Position:
@@ -23,7 +23,7 @@ def _position(variant_name: str, text: str | None) -> Position:
         if position.variant.name != variant.name:
             raise Error(f"--position is a {position.variant.name} position, not {variant.name}")
         return position
-    if isinstance(variant, Backgammon):
+    if variant.gnubg_ids:
         from nardy.formats import decode_position_id
 
         mover, opponent = decode_position_id(text)

@@ -64,3 +64,8 @@ class GameStateError(Error):
 class CubeError(GameStateError):
     """A cube action the rules forbid now: no cube in these rules, the Crawford game, a cube
     owned by the opponent, above the maximum cube, beaver or raccoon not agreed."""
+
+
+class QueryError(Error):
+    """A question that has no meaning in the position's variant (a pip count in Shlem, whose
+    checkers are never borne off). ``Variant.queries`` lists the ones that do."""

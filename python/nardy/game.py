@@ -26,15 +26,7 @@ from nardy.errors import (
     InvalidRuleError,
 )
 from nardy.position import PASS, LegalMoves, Move, Position
-from nardy.variants import (
-    BLACK,
-    WHITE,
-    Backgammon,
-    LongNardy,
-    Shlem,
-    Variant,
-    as_variant,
-)
+from nardy.variants import BLACK, WHITE, Variant, as_variant
 
 # ---------------------------------------------------------------------------------------------
 # Scoring presets
@@ -50,14 +42,13 @@ class Scoring:
 
     ``kinds`` is a tuple of ``(name, value)``; :meth:`classify` returns the index of the kind
     a bear-off win is worth, from the loser's side array (own coordinates: 0..5 home, 24 bar,
-    25 borne off). ``variants`` names the variant families the scale is written for.
+    25 borne off). A variant names the scales written for it (``Variant.scorings``).
     """
 
     name: ClassVar[str] = ""
     aliases: ClassVar[tuple[str, ...]] = ()
     kinds: ClassVar[tuple[tuple[str, int], ...]] = ()
     kind_aliases: ClassVar[dict[str, str]] = {}
-    variants: ClassVar[tuple[type[Variant], ...]] = ()
     source: ClassVar[str] = ""
 
     def classify(self, loser: Sequence[int]) -> int:
@@ -93,13 +84,22 @@ class Scoring:
         raise InvalidRuleError(f"{self.name}: unknown kind of win {kind!r}; "
                                f"known: {', '.join(self.kind_names)}")
 
+    def kind_of(self, value: int) -> str:
+        """The kind of win worth ``value`` points (for end rules that give a value, such as
+        Shlem's blockade length²)."""
+        for k, v in self.kinds:
+            if v == value:
+                return k
+        raise GameStateError(f"no {self.name} win is worth {value} points")
+
     def applies_to(self, variant: Variant) -> bool:
-        return isinstance(variant, self.variants)
+        return self.name in variant.scorings
 
     def evaluate(self, position: Position, winner: int) -> tuple[str, int]:
-        """``(kind, value)`` of a win by ``winner``, who must have borne off all 15."""
-        if position.borne_off(winner) != 15:
-            raise GameStateError("the winner has not borne off all 15 checkers")
+        """``(kind, value)`` of a win by ``winner``, who must have borne off every checker."""
+        n = position.variant.checkers
+        if position.borne_off(winner) != n:
+            raise GameStateError(f"the winner has not borne off all {n} checkers")
         return self.kinds[self.classify(position.side(1 - winner))]
 
     def __repr__(self) -> str:
@@ -118,7 +118,6 @@ class StandardScoring(Scoring):
     aliases = ("backgammon", "seed_000")
     kinds = (("single", 1), ("gammon", 2), ("backgammon", 3))
     kind_aliases: ClassVar[dict[str, str]] = {"oin": "single", "mars": "gammon", "koks": "backgammon"}
-    variants = (Backgammon,)
     source = "seed 000, «Марс и Кокс»"
 
     def classify(self, loser: Sequence[int]) -> int:
@@ -136,7 +135,6 @@ class EncyclopediaScoring(Scoring):
     name = "encyclopedia"
     aliases = ("seed_001",)
     kinds = (("single", 1), ("x2", 2), ("x4", 4), ("x8", 8))
-    variants = (Backgammon,)
     source = "seed 001"
 
     def classify(self, loser: Sequence[int]) -> int:
@@ -155,7 +153,6 @@ class OinMarsScoring(Scoring):
     aliases = ("federation", "seed_000_long")
     kinds = (("oin", 1), ("mars", 2))
     kind_aliases: ClassVar[dict[str, str]] = {"simple": "oin", "single": "oin"}
-    variants = (LongNardy,)
     source = "seed 000 §4.1-4.2"
 
     def classify(self, loser: Sequence[int]) -> int:
@@ -172,7 +169,6 @@ class FourKindScoring(Scoring):
     aliases = ("seed_004",)
     kinds = (("simple", 1), ("mars", 2), ("home_mars", 3), ("koks", 4))
     kind_aliases: ClassVar[dict[str, str]] = {"oin": "simple", "single": "simple"}
-    variants = (LongNardy,)
     source = "seed 004, lines 4-8"
 
     def classify(self, loser: Sequence[int]) -> int:
@@ -201,7 +197,6 @@ class ShlemScoring(Scoring):
         "tetrad": "blockade_4", "silver_helmet": "blockade_4",
         "pentad": "blockade_5", "golden_helmet": "blockade_5",
     }
-    variants = (Shlem,)
     source = "seed 003, «Виды блокад (шлемов)», «Завершение партии»"
 
     def classify(self, loser: Sequence[int]) -> int:
@@ -210,12 +205,6 @@ class ShlemScoring(Scoring):
     def evaluate(self, position: Position, winner: int) -> tuple[str, int]:
         raise GameStateError("a Shlem game is not won by bearing off")
 
-    def kind_of(self, value: int) -> str:
-        """The kind of a Shlem win worth ``value`` points (1, or a blockade's length²)."""
-        for k, v in self.kinds:
-            if v == value:
-                return k
-        raise GameStateError(f"no Shlem win is worth {value} points")
 
 
 SCORINGS: dict[str, Scoring] = {
@@ -245,16 +234,6 @@ ROLLOFF = "rolloff"
 FRESH = "fresh"
 GEOMETRIC = "geometric"
 ARITHMETIC = "arithmetic"
-
-
-def _family(v: Variant) -> str:
-    if isinstance(v, Backgammon):
-        return "backgammon"
-    if isinstance(v, LongNardy):
-        return "long-nardy"
-    if isinstance(v, Shlem):
-        return "shlem"
-    raise InvalidRuleError(f"games of {v.name} are not supported")
 
 
 @dataclass(frozen=True)
@@ -298,18 +277,13 @@ class GameRules:
     def resolve(self, variant: Variant | type[Variant] | str | None = None) -> GameRules:
         """These rules with the variant's defaults filled in, validated."""
         v = as_variant(variant)
-        family = _family(v)
-        short = family == "backgammon"
-        default_scoring = {"backgammon": "standard", "long-nardy": "oin_mars",
-                           "shlem": "shlem"}[family]
         r = replace(
             self,
             scoring=find_scoring(self.scoring).name if self.scoring is not None
-            else default_scoring,
-            # Shlem: «Розыгрыш первого хода. Идентично классическим правилам коротких нард.»
+            else v.default_scoring,
             opening_roll=self.opening_roll if self.opening_roll is not None
-            else (FRESH if family == "long-nardy" else ROLLOFF),
-            cube=self.cube if self.cube is not None else short,
+            else v.default_opening_roll,
+            cube=self.cube if self.cube is not None else (v.cube_allowed and v.default_cube),
         )
         r._validate(v)
         return r
@@ -342,9 +316,9 @@ class GameRules:
                 raise bad("auto_doubles and max_cube need the cube (cube=True)")
         if self.raccoon and not self.beaver:
             raise bad("raccoon needs beaver")
-        if self.cube and _family(v) == "shlem":
-            raise bad("Shlem is played without the doubling cube (seed 003 has none)")
-        if self.last_roll_draw and _family(v) != "long-nardy":
+        if self.cube and not v.cube_allowed:
+            raise bad(f"{v.name} is played without the doubling cube")
+        if self.last_roll_draw and not v.last_roll_draw_allowed:
             raise bad("the last-roll draw is a long-nardy rule (seed 000 §4.3)")
         if self.draw_points not in (0.5, 1) or isinstance(self.draw_points, bool):
             raise bad(f"draw_points must be 0.5 or 1, not {self.draw_points!r}")
@@ -488,24 +462,6 @@ def _color_name(c: int | None) -> str:
     return "-" if c is None else ("white" if c == WHITE else "black")
 
 
-def _one_die_each(move: Move, canonical: Move, dice: tuple[int, int]) -> bool:
-    """True when ``move`` uses as many steps as the legal move and every step covers one of
-    the dice (a bear-off step may cover less)."""
-    if len(move.steps) != len(canonical.steps):
-        return False
-    left = [dice[0]] * 4 if dice[0] == dice[1] else list(dice)
-    for step in move.steps:
-        distance = (24 if step.from_ == 24 else step.from_) - step.to
-        if step.to == -1:
-            candidates = [d for d in left if d >= distance]
-        else:
-            candidates = [d for d in left if d == distance]
-        if not candidates:
-            return False
-        left.remove(min(candidates))
-    return True
-
-
 class Game:
     """One game of a variant, from the opening roll to the result.
 
@@ -590,12 +546,12 @@ class Game:
         self._resign: tuple[int, int, Phase] | None = None
         self._last_roll = bool(last_roll)
         self._result: Result | None = None
-        self._shlem = isinstance(v, Shlem)
         if (not isinstance(passes, int) or isinstance(passes, bool) or passes < 0
-                or (passes and not (self._shlem and position is not None))):
+                or (passes and not (v.counts_passes and position is not None))):
             raise InvalidRuleError("passes is the count of consecutive passed turns before a "
-                                   "Shlem game started from a position (an integer >= 0)")
-        self._passes = passes   # Shlem: consecutive passed turns just before this one
+                                   "game started from a position, in a variant whose end rules "
+                                   "count them (Shlem; an integer >= 0)")
+        self._passes = passes   # consecutive passed turns just before this one
         if position is None:
             if starter is not None:
                 raise InvalidRuleError("starter is only for games started from a position")
@@ -610,8 +566,8 @@ class Game:
             self._position = position
             self._starter = position.turn if starter is None else starter
             self._phase = Phase.ROLL
-            if self._shlem:
-                self._check_shlem_end()
+            if not v.bears_off:
+                self._check_status_end()
             else:
                 w = position.winner()
                 # on the last roll the starter has borne off already: the game goes on
@@ -792,7 +748,7 @@ class Game:
     def passes(self) -> int | None:
         """Shlem: how many turns in a row have just been passed (both players; a move resets
         it), the count the pass-limit end rule reads. None for other variants."""
-        return self._passes if self._shlem else None
+        return self._passes if self._variant.counts_passes else None
 
     @property
     def cube_in_play(self) -> bool:
@@ -898,17 +854,17 @@ class Game:
         self._moves = None
         self._legal = None
 
-    def _check_shlem_end(self) -> None:
-        """Ends a Shlem game when :meth:`nardy.Shlem.status` says it is over (the player on
-        roll is the one about to act, ``passes`` the passed turns just before)."""
-        st = self._variant.status(self._position, self._passes)  # type: ignore[attr-defined]
+    def _check_status_end(self) -> None:
+        """Ends a game not decided by bearing off when the variant's status says it is over
+        (the player on roll is the one about to act, ``passes`` the passed turns just before)."""
+        st = self._variant.status(self._position, self._passes)
         if not st["over"]:
             return
         winner = st["winner"]
         if winner is None:
             self._end(None, st["reason"], "draw", 0)
         else:
-            kind = self._scoring.kind_of(st["value"])  # type: ignore[attr-defined]
+            kind = self._scoring.kind_of(st["value"])
             self._end(winner, st["reason"], kind, st["value"])
 
     def _finish_bear_off(self, winner: int) -> None:
@@ -1019,7 +975,8 @@ class Game:
                                        f"for {dice[0]}-{dice[1]} in {pos!r}")
             # Keep the caller's steps when each is one die (their order is the record's); a
             # chain written as one step (24/13) is recorded as the canonical single-die steps.
-            mv = move if _one_die_each(move, legal[idx], dice) else legal[idx]
+            mv = move if pos.variant.one_die_each(move.steps, legal[idx].steps, dice) \
+                else legal[idx]
             key = legal.key(idx)
         snap = self._snapshot()
         key = _core.swap(key)
@@ -1027,7 +984,7 @@ class Game:
         self._position = Position._raw(pos.variant, key, 1 - mover)
         self._history.append(Action("move", mover, dice, mv))
         self._undo.append(snap)
-        self._after_move(mover, _core.decode(key)[1][25] == 15)
+        self._after_move(mover, _core.decode(key)[1][25] == pos.variant.checkers)
 
     def pass_turn(self) -> None:
         """Passes when the dice allow no move (else :class:`IllegalMoveError`)."""
@@ -1045,10 +1002,10 @@ class Game:
         self._moves = None
         self._legal = None
         self._doubled_this_turn = False
-        if self._shlem:
+        if not self._variant.bears_off:
             self._passes = self._passes + 1 if passed else 0
             self._phase = Phase.ROLL
-            self._check_shlem_end()
+            self._check_status_end()
             return
         if self._last_roll:
             # the last roll of the long-nardy draw rule has been played: the game ends
@@ -1070,24 +1027,25 @@ class Game:
     def can_claim(self) -> bool:
         """Shlem with ``blockade_end="claim"``: whether the player on roll may claim a blockade
         now (at the start of his turn, before rolling)."""
-        if not self._shlem or self._phase is not Phase.ROLL:
+        if not self._variant.has_claims or self._phase is not Phase.ROLL:
             return False
-        st = self._variant.status(self._position, self._passes)  # type: ignore[attr-defined]
+        st = self._variant.status(self._position, self._passes)
         return bool(st["claimable"])
 
     def claim(self) -> None:
         """Shlem with ``blockade_end="claim"``: the player on roll claims the blockade he holds
         on the opponent's line, before rolling; the game ends and he wins its length²."""
         self._need(Phase.ROLL)
-        if not self._shlem or self._variant.rules["blockade_end"] != "claim":
-            raise GameStateError("only Shlem with blockade_end='claim' has claims")
+        if not self._variant.has_claims:
+            raise GameStateError(f"{self._variant!r} has no claims (Shlem has them with "
+                                 "blockade_end='claim')")
         turn = self._position.turn
-        st = self._variant.status(self._position, self._passes)  # type: ignore[attr-defined]
+        st = self._variant.status(self._position, self._passes)
         if not st["claimable"]:
             raise GameStateError(f"{_color_name(turn)} holds no blockade to claim")
         n = st["blockade"][turn]
         snap = self._snapshot()
-        self._end(turn, "blockade", self._scoring.kind_of(n * n), n * n)  # type: ignore[attr-defined]
+        self._end(turn, "blockade", self._scoring.kind_of(n * n), n * n)
         self._record(Action("claim", turn), snap)
 
     # -- the cube ----------------------------------------------------------------------

@@ -1,4 +1,8 @@
-"""Move notation (``13/8 24/23``, ``bar/22*``, ``6/off``, ``8/5(2)``) and a text board."""
+"""Move notation (``13/8 24/23``, ``bar/22*``, ``6/off``, ``8/5(2)``) and a text board.
+
+Depends on the variants only (point names), never on nardy.position: positions and moves are
+read through their methods, so the position module can import this one at load time.
+"""
 
 from __future__ import annotations
 
@@ -48,7 +52,9 @@ def format_move(move: Move, variant: Variant, color: int = WHITE) -> str:
     return " ".join(t if counts[t] == 1 else f"{t}({counts[t]})" for t in out)
 
 
-def _parse_chains(text: str, variant: Variant, color: int) -> list[list[tuple[int, bool]]]:
+def parse_chains(text: str, variant: Variant, color: int) -> list[list[tuple[int, bool]]]:
+    """The chains of ``text``, one list of ``(point index, hit)`` per checker (``[]`` for
+    ``pass``); the variant names the points and finds the move they denote."""
     if not isinstance(text, str):
         raise InvalidNotationError(f"notation must be a string, not {type(text).__name__}")
     chains: list[list[tuple[int, bool]]] = []
@@ -80,61 +86,12 @@ def _parse_chains(text: str, variant: Variant, color: int) -> list[list[tuple[in
 def parse_move_steps(text: str, variant: Variant, color: int) -> list[tuple[int, int, bool]]:
     """Each segment of each chain is one step."""
     steps = []
-    for chain in _parse_chains(text, variant, color):
+    for chain in parse_chains(text, variant, color):
         for (a, _), (b, hit) in zip(chain, chain[1:]):
             steps.append((a, b, hit))
     if len(steps) > 4:
         raise InvalidNotationError(f"{text!r} has more than four steps")
     return steps
-
-
-def parse_move_text(position: Position, text: str, dice: tuple[int, int]) -> Move:
-    """The legal move of ``position`` for ``dice`` that leads where ``text`` says.
-
-    The notation is read as net checker movements: each chain takes a checker from its first
-    point to its last; points marked ``*`` (and, where the variant hits, a blot on a chain's
-    last point) send the opponent's checker there to the bar.
-    """
-    from nardy import _core
-    from nardy.position import PASS
-
-    variant = position.variant
-    chains = _parse_chains(text, variant, position.turn)
-    moves = position.legal_moves(dice)
-    if not chains:
-        if moves:
-            raise IllegalMoveError(f"cannot pass with {dice[0]}-{dice[1]}: a move is possible")
-        return PASS
-    us, them = (list(s) for s in position.sides())
-    hit_now: set[int] = set()  # opponent points already hit by this move
-    # Inverse of to_mover, for every variant: to_mover is an involution in all of them.
-    for chain in chains:
-        start, end = chain[0][0], chain[-1][0]
-        us[start] -= 1
-        us[25 if end == -1 else end] += 1
-        for k, (point, hit) in enumerate(chain[1:], start=1):
-            if point == -1:
-                continue
-            j = variant.to_mover(point)
-            last = k == len(chain) - 1
-            if variant.hits and (hit or (last and them[j] == 1)):
-                if hit and them[j] == 0 and j in hit_now:
-                    # a second checker marked as hitting the same blot ("6/4 6/4*", gnubg's
-                    # "13/8*(2)"): that blot is already on the bar
-                    continue
-                if them[j] != 1:
-                    raise IllegalMoveError(f"{text!r}: no blot to hit on "
-                                           f"{variant.point_name(point, position.turn)}")
-                them[j] -= 1
-                them[24] += 1
-                hit_now.add(j)
-    if min(us) < 0:
-        raise IllegalMoveError(f"{text!r} moves checkers the player does not have")
-    key = _core.encode(tuple(us), tuple(them))
-    idx = moves.find(key)
-    if idx < 0:
-        raise IllegalMoveError(f"{text!r} is not a legal move for {dice[0]}-{dice[1]}")
-    return moves[idx]
 
 
 def ascii_board(position: Position) -> str:

@@ -18,6 +18,7 @@ from nardy.errors import (
     InvalidNotationError,
     InvalidPositionError,
 )
+from nardy.notation import ascii_board, format_move, parse_chains, parse_move_steps
 from nardy.variants import BLACK, WHITE, Variant, as_variant
 
 BAR = 24
@@ -93,8 +94,6 @@ class Move:
         A checker that moves on keeps one chain (``24/18*/13``); intermediate points are shown
         only where it hit. The empty move is ``pass``.
         """
-        from nardy.notation import format_move
-
         return format_move(self, as_variant(variant), color)
 
     @classmethod
@@ -104,8 +103,6 @@ class Move:
         Chains that skip points (``24/13``) need the position and dice to be split into single
         steps: use :meth:`Position.parse_move`.
         """
-        from nardy.notation import parse_move_steps
-
         return cls(parse_move_steps(text, as_variant(variant), color))
 
 
@@ -200,32 +197,40 @@ class Position:
         us, them = self.sides()
         return us if color == self._turn else them
 
+    # Counts that mean something only in some variants: the variant answers, or raises
+    # QueryError naming the queries it has (``variant.queries``).
     def pip_count(self, color: int | None = None) -> int:
         """Pips ``color`` (default: the mover) needs to bear off (the bar counts 25)."""
-        side = self.side(self._turn if color is None else color)
-        return sum((i + 1) * n for i, n in enumerate(side[:25]))
+        return self._variant.pip_count(self, self._turn if color is None else color)
 
     def borne_off(self, color: int) -> int:
-        return self.side(color)[25]
+        """Checkers ``color`` has borne off."""
+        return self._variant.borne_off(self, color)
+
+    def reserves(self, color: int) -> int:
+        """Shlem: checkers ``color`` has still to enter."""
+        return self._variant.reserves(self, color)
+
+    def hit_out(self, color: int) -> int:
+        """Shlem: checkers of ``color`` hit out of the game."""
+        return self._variant.hit_out(self, color)
+
+    def prisoners_held(self, color: int) -> int:
+        """Shlem: opponent checkers ``color`` holds prisoner."""
+        return self._variant.prisoners_held(self, color)
+
+    def status(self, passes: int = 0) -> dict[str, Any]:
+        """The variant's end-of-game state (:meth:`nardy.Variant.status`)."""
+        return self._variant.status(self, passes)
 
     def is_game_over(self) -> bool:
-        status = getattr(self._variant, "status", None)  # variants with their own end rules
-        if status is not None:
-            return bool(status(self)["over"])
-        us, them = self.sides()
-        return us[25] == 15 or them[25] == 15
+        return bool(self._variant.status(self)["over"])
 
     def winner(self) -> int | None:
-        """The colour that has borne off all 15, or None."""
-        status = getattr(self._variant, "status", None)  # e.g. Shlem: the blockade builder
-        if status is not None:
-            return status(self)["winner"]
-        us, them = self.sides()
-        if us[25] == 15:
-            return self._turn
-        if them[25] == 15:
-            return 1 - self._turn
-        return None
+        """The colour that has won (borne off every checker, or the variant's end rule), or
+        None."""
+        winner: int | None = self._variant.status(self)["winner"]
+        return winner
 
     # -- moves ---------------------------------------------------------------------------
     def legal_moves(self, dice: Sequence[int]) -> LegalMoves:
@@ -267,12 +272,17 @@ class Position:
     def parse_move(self, text: str, dice: Sequence[int]) -> Move:
         """The legal move that ``text`` denotes for the roll (chains like ``24/13`` allowed).
         Raises :class:`InvalidNotationError` or :class:`IllegalMoveError`."""
-        from nardy.notation import parse_move_text
-
-        own = getattr(self._variant, "parse_move_text", None)  # e.g. Shlem's prisoners
-        if own is not None:
-            return own(self, text, _check_dice(dice))
-        return parse_move_text(self, text, _check_dice(dice))
+        dice = _check_dice(dice)
+        chains = parse_chains(text, self._variant, self._turn)
+        moves = self.legal_moves(dice)
+        if not chains:
+            if moves:
+                raise IllegalMoveError(f"cannot pass with {dice[0]}-{dice[1]}: a move is possible")
+            return PASS
+        idx = self._variant.find_move(self, chains, moves, text)
+        if idx < 0:
+            raise IllegalMoveError(f"{text!r} is not a legal move for {dice[0]}-{dice[1]}")
+        return moves[idx]  # type: ignore[no-any-return]
 
     # -- value semantics -----------------------------------------------------------------
     def copy(self) -> Position:
@@ -305,10 +315,8 @@ class Position:
         return board(self, size=400)
 
     def __str__(self) -> str:
-        from nardy.notation import ascii_board
-
-        own = getattr(self._variant, "board_text", None)
-        return own(self) if own is not None else ascii_board(self)
+        own = self._variant.board_text(self)
+        return own if own is not None else ascii_board(self)
 
 
 def _side(values: Sequence[int], who: str) -> tuple[int, ...]:

@@ -3,6 +3,12 @@
 A variant object is an immutable rule set: the class says which game (geometry, core policy,
 default options); the instance carries the chosen rule options. Presets are subclasses that
 change class-level defaults, as python-chess does for chess variants.
+
+Everything that differs between variants is a class-level trait or a method here (scoring
+presets, the cube, the opening roll, point names, the text form's places, encodings, status
+queries, how a written move is found): the game, batch, text and JSON layers read these and
+never test the concrete class. This module imports no other part of the Python layer above
+the core, so notation and positions may depend on it without a circle.
 """
 
 from __future__ import annotations
@@ -10,7 +16,13 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from nardy import _core
-from nardy.errors import InvalidRuleError, UnknownVariantError
+from nardy.errors import (
+    IllegalMoveError,
+    InvalidNotationError,
+    InvalidRuleError,
+    QueryError,
+    UnknownVariantError,
+)
 
 WHITE = 0
 BLACK = 1
@@ -33,6 +45,39 @@ class Variant:
     #: Side slots a picture shows: index -> (label, where), where is "bar" (between the
     #: halves) or "tray" (beside the board, on the row of the owner's index 0).
     board_places: ClassVar[dict[int, tuple[str, str]]] = {25: ("off", "tray")}
+    #: checkers per side
+    checkers: ClassVar[int] = 15
+
+    # -- rules of play around the moves (read by nardy.game) --------------------------------
+    #: names of the scoring presets written for this variant; the first is the default
+    scorings: ClassVar[tuple[str, ...]] = ()
+    #: the opening rule by default: ``"rolloff"`` (the starter plays the two opening dice) or
+    #: ``"fresh"`` (he throws two new dice)
+    default_opening_roll: ClassVar[str] = "rolloff"
+    #: whether games may use the doubling cube, and whether they do unless told otherwise
+    cube_allowed: ClassVar[bool] = True
+    default_cube: ClassVar[bool] = False
+    #: whether the last-roll draw rule (long nardy, seed 000 §4.3) may be chosen
+    last_roll_draw_allowed: ClassVar[bool] = False
+    #: a game ends when a player has borne off every checker (else: when :meth:`status` says)
+    bears_off: ClassVar[bool] = True
+    #: consecutive passed turns are part of the game state (an end rule reads them)
+    counts_passes: ClassVar[bool] = False
+    #: every step of a move covers one die along the line (entering from the bar counts 25),
+    #: so a recorded move's steps can be checked against its dice
+    linear_steps: ClassVar[bool] = True
+
+    # -- encodings and text forms ---------------------------------------------------------
+    #: the nardy.batch encoding used when none is named
+    default_encoding: ClassVar[str] = "tdgammon"
+    #: names of side index 24 and 25 in the text form (None: the variant has no such place)
+    side_places: ClassVar[tuple[str | None, str]] = (None, "off")
+    #: a checker may be held prisoner (-1 on its index in a side array)
+    prisoners: ClassVar[bool] = False
+    #: GNU Backgammon's Position ID, Match ID and XGID describe its positions
+    gnubg_ids: ClassVar[bool] = False
+    #: the Position methods that mean something in this variant (the others raise QueryError)
+    queries: ClassVar[tuple[str, ...]] = ("pip_count", "borne_off")
 
     __slots__ = ("_rules", "engine")
 
@@ -79,6 +124,113 @@ class Variant:
     def board_notes(self, position: Any) -> tuple[str, ...]:
         """Short lines of variant state a board picture shows beside the board."""
         return ()
+    @property
+    def default_scoring(self) -> str:
+        """The name of the scoring preset games of this variant use unless told otherwise."""
+        if not self.scorings:
+            raise InvalidRuleError(f"games of {self.name} are not supported")
+        return self.scorings[0]
+
+    @property
+    def has_claims(self) -> bool:
+        """Whether a player may end the game by claiming a position before rolling."""
+        return False
+
+    # -- queries on a position ----------------------------------------------------------
+    def _no_query(self, what: str) -> QueryError:
+        return QueryError(f"{self.name} has no {what}; the queries of this variant are "
+                          + ", ".join(self.queries))
+
+    def pip_count(self, position: Any, color: int) -> int:
+        """Pips ``color`` needs to bear off every checker (the bar counts 25)."""
+        side = position.side(color)
+        return sum((i + 1) * n for i, n in enumerate(side[:25]))
+
+    def borne_off(self, position: Any, color: int) -> int:
+        """Checkers ``color`` has borne off."""
+        return int(position.side(color)[25])
+
+    def reserves(self, position: Any, color: int) -> int:
+        """Checkers ``color`` has still to enter (variants with reserves)."""
+        raise self._no_query("reserves")
+
+    def hit_out(self, position: Any, color: int) -> int:
+        """Checkers of ``color`` hit out of the game (variants that hit checkers out)."""
+        raise self._no_query("checkers hit out of the game")
+
+    def prisoners_held(self, position: Any, color: int) -> int:
+        """Opponent checkers held prisoner under ``color``'s checkers (variants with prisoners)."""
+        raise self._no_query("prisoners")
+
+    def status(self, position: Any, passes: int = 0) -> dict[str, Any]:
+        """The end-of-game state of ``position``: ``over``, ``winner`` (a colour or None),
+        ``reason``; variants with their own end rules add more (see :meth:`Shlem.status`).
+        Here: over when a player has borne off every checker."""
+        us, them = position.sides()
+        n = self.checkers
+        winner = (position.turn if us[25] == n
+                  else 1 - position.turn if them[25] == n else None)
+        return {"over": winner is not None, "winner": winner,
+                "reason": "bear-off" if winner is not None else None}
+
+    # -- notation --------------------------------------------------------------------------
+    def find_move(self, position: Any, chains: list[list[tuple[int, bool]]], moves: Any,
+                  text: str) -> int:
+        """Index in ``moves`` (the legal moves of ``position``) of the move that the parsed
+        notation ``chains`` (one list of ``(point, hit)`` per checker) denotes.
+
+        Read as net checker movements: each chain takes a checker from its first point to its
+        last; points marked ``*`` (and, where the variant hits, a blot on a chain's last point)
+        send the opponent's checker there to the bar."""
+        us, them = (list(s) for s in position.sides())
+        hit_now: set[int] = set()  # opponent points already hit by this move
+        # to_mover is an involution in every variant, so it maps both ways
+        for chain in chains:
+            start, end = chain[0][0], chain[-1][0]
+            us[start] -= 1
+            us[25 if end == -1 else end] += 1
+            for k, (point, hit) in enumerate(chain[1:], start=1):
+                if point == -1:
+                    continue
+                j = self.to_mover(point)
+                last = k == len(chain) - 1
+                if self.hits and (hit or (last and them[j] == 1)):
+                    if hit and them[j] == 0 and j in hit_now:
+                        # a second checker marked as hitting the same blot ("6/4 6/4*",
+                        # gnubg's "13/8*(2)"): that blot is already on the bar
+                        continue
+                    if them[j] != 1:
+                        raise IllegalMoveError(f"{text!r}: no blot to hit on "
+                                               f"{self.point_name(point, position.turn)}")
+                    them[j] -= 1
+                    them[24] += 1
+                    hit_now.add(j)
+        if min(us) < 0:
+            raise IllegalMoveError(f"{text!r} moves checkers the player does not have")
+        idx: int = moves.find(_core.encode(tuple(us), tuple(them)))
+        return idx
+
+    def board_text(self, position: Any) -> str | None:
+        """A text board of ``position`` drawn the variant's own way, or None for the shared
+        board of points 1..24 (:func:`nardy.notation.ascii_board`)."""
+        return None
+
+    def one_die_each(self, steps: Any, legal_steps: Any, dice: tuple[int, int]) -> bool:
+        """True when ``steps`` are as many as the legal move's and every step covers one of
+        the dice (a bear-off step may cover less): the caller's step order is then kept."""
+        if len(steps) != len(legal_steps):
+            return False
+        left = [dice[0]] * 4 if dice[0] == dice[1] else list(dice)
+        for step in steps:
+            distance = (24 if step.from_ == 24 else step.from_) - step.to
+            if step.to == -1:
+                candidates = [d for d in left if d >= distance]
+            else:
+                candidates = [d for d in left if d == distance]
+            if not candidates:
+                return False
+            left.remove(min(candidates))
+        return True
 
     def __eq__(self, other: object) -> bool:
         return type(other) is type(self) and other._rules == self._rules  # type: ignore[attr-defined]
@@ -113,6 +265,10 @@ class Backgammon(Variant):
     hits = True
     board_places: ClassVar[dict[int, tuple[str, str]]] = {
         24: ("bar", "bar"), 25: ("off", "tray")}
+    scorings = ("standard", "encyclopedia")
+    default_cube = True
+    side_places = ("bar", "off")
+    gnubg_ids = True
 
     def _make_engine(self) -> _core.Engine:
         return _core.Engine(self.core_variant, no_hit_and_hide=self.rules["no_hit_and_hide"])
@@ -158,6 +314,10 @@ class LongNardy(Variant):
         "head_rule": ("federation", _HEAD_RULES),
         "block_check": ("step", _BLOCK_CHECKS),
     }
+    scorings = ("oin_mars", "four_kind")
+    default_opening_roll = "fresh"
+    last_roll_draw_allowed = True
+    default_encoding = "long"
 
     def _make_engine(self) -> _core.Engine:
         rules = self.rules
@@ -254,6 +414,41 @@ class Shlem(Variant):
 
     def board_notes(self, position: Any) -> tuple[str, ...]:
         return (f"stage {self.stage(position)}",)
+    scorings = ("shlem",)
+    # «Розыгрыш первого хода. Идентично классическим правилам коротких нард.» (seed 003)
+    default_opening_roll = "rolloff"
+    cube_allowed = False  # seed 003 has no cube
+    bears_off = False
+    counts_passes = True
+    linear_steps = False
+    default_encoding = "shlem"
+    side_places = ("res", "out")
+    prisoners = True
+    queries = ("reserves", "hit_out", "prisoners_held", "status")
+
+    @property
+    def has_claims(self) -> bool:
+        return bool(self.rules["blockade_end"] == "claim")
+
+    def _no_query(self, what: str) -> QueryError:
+        return QueryError(f"shlem has no {what}: checkers are not borne off; ask reserves(), "
+                          "hit_out(), prisoners_held() or status() (the blockades)")
+
+    def pip_count(self, position: Any, color: int) -> int:
+        raise self._no_query("pip count")
+
+    def borne_off(self, position: Any, color: int) -> int:
+        raise self._no_query("borne-off count")
+
+    def reserves(self, position: Any, color: int) -> int:
+        return int(position.side(color)[24])
+
+    def hit_out(self, position: Any, color: int) -> int:
+        return int(position.side(color)[25])
+
+    def prisoners_held(self, position: Any, color: int) -> int:
+        # a prisoner is -1 on the prisoner's own index; count the opponent's
+        return sum(1 for n in position.side(1 - color)[:24] if n < 0)
 
     def _make_engine(self) -> _core.Engine:
         r = self.rules
@@ -310,22 +505,13 @@ class Shlem(Variant):
             "claimable": st["claimable"],
         }
 
-    # -- notation (hooks read by nardy.position) ----------------------------------------------
-    def parse_move_text(self, position: Any, text: str, dice: tuple[int, int]) -> Any:
-        """The legal move that ``text`` denotes: chains of two-digit points, ``res`` for a
-        reserve entering, ``*`` after a point where an opponent checker is hit out (a checker
-        landing on a single opponent checker without ``*`` takes it prisoner). Intermediate
-        points may be left out: the move is found by where the checkers end up."""
-        from nardy.errors import IllegalMoveError, InvalidNotationError
-        from nardy.notation import _parse_chains
-        from nardy.position import PASS
-
-        chains = _parse_chains(text, self, position.turn)
-        moves = position.legal_moves(dice)
-        if not chains:
-            if moves:
-                raise IllegalMoveError(f"cannot pass with {dice[0]}-{dice[1]}: a move is possible")
-            return PASS
+    # -- notation ----------------------------------------------------------------------------
+    def find_move(self, position: Any, chains: list[list[tuple[int, bool]]], moves: Any,
+                  text: str) -> int:
+        """Chains of two-digit points, ``res`` for a reserve entering, ``*`` after a point
+        where an opponent checker is hit out (a checker landing on a single opponent checker
+        without ``*`` takes it prisoner). Intermediate points may be left out: the move is
+        found by where the checkers end up."""
         if any(p == -1 for chain in chains for p, _ in chain):
             raise InvalidNotationError(f"{text!r}: Shlem has no bearing off")
         delta = [0] * 25
@@ -335,14 +521,14 @@ class Shlem(Variant):
             delta[chain[-1][0]] += 1
             hits.update(p for p, h in chain[1:] if h)
         us0, them0 = position.sides()
-        for k, (key, steps) in enumerate(zip(moves._set.keys(), moves._set.all_steps())):
+        for k, key in enumerate(moves.keys()):
             us1, them1 = _core.decode(key)
             if [abs(us1[i]) - abs(us0[i]) for i in range(25)] != delta:
                 continue
             hit_now = {self.to_mover(j) for j in range(24) if them0[j] and not them1[j]}
             if hit_now == hits:
-                return moves[k]
-        raise IllegalMoveError(f"{text!r} is not a legal move for {dice[0]}-{dice[1]}")
+                return k
+        return -1
 
     def board_text(self, position: Any) -> str:
         """Both lines facing each other, by point name; ``W2b`` = two white checkers over a

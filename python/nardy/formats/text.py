@@ -22,7 +22,7 @@ from typing import Any
 
 from nardy.errors import Error, InvalidIdError
 from nardy.position import Position
-from nardy.variants import BLACK, VARIANTS, WHITE, Shlem, Variant
+from nardy.variants import BLACK, VARIANTS, WHITE, Variant
 
 __all__ = ["TextState", "from_text", "to_text"]
 
@@ -155,9 +155,7 @@ def _parse_variant(token: str) -> Variant:
 
 def _specials(v: Variant) -> tuple[str | None, str]:
     """Names of side index 24 and 25 for the variant."""
-    if isinstance(v, Shlem):
-        return "res", "out"
-    return ("bar" if v.has_bar else None), "off"
+    return v.side_places
 
 
 def _side_text(v: Variant, side: tuple[int, ...], color: int) -> str:
@@ -197,7 +195,7 @@ def _parse_side(v: Variant, token: str, color: int, field: int) -> list[int]:
     if s24:
         names[s24] = 24
     names[s25] = 25
-    prisoners = isinstance(v, Shlem)
+    prisoners = v.prisoners
     seen: set[int] = set()
     for item in body.split(","):
         if not item:
@@ -311,8 +309,9 @@ def _validate_state(s: TextState) -> None:
             if s.dice is not None:
                 raise _bad(f"offer={s.offer} comes before the roll; no dice with it")
     if s.passes is not None:
-        if not isinstance(s.position.variant, Shlem):
-            raise _bad("passes= is Shlem state; other variants have no pass rule")
+        if not s.position.variant.counts_passes:
+            raise _bad(f"passes= is state of variants whose end rules count passed turns "
+                       f"(Shlem); {s.position.variant.name} has no pass rule")
         if not isinstance(s.passes, int) or isinstance(s.passes, bool) or not 0 <= s.passes <= 99:
             raise _bad(f"passes must be a number 0..99, got {s.passes!r}")
     if s.opening:
@@ -464,7 +463,7 @@ def _game_state(game: Any, **extra: Any) -> TextState:
     if offer:
         kw["offer"] = offer
     passes = getattr(game, "passes", None)
-    if isinstance(game.variant, Shlem) and isinstance(passes, int):
+    if game.variant.counts_passes and isinstance(passes, int):
         kw["passes"] = passes
     if game.rules.last_roll_draw and game.starter is not None and phase is not Phase.OPENING:
         kw["starter"] = game.starter
