@@ -545,8 +545,13 @@ def test_notation_round_trip_and_board():
     for m in moves[:60]:
         text = m.notation(V, WHITE)
         assert p.parse_move(text, (4, 3)) == m or p.play(text, (4, 3)) == p.play(m, (4, 3))
-    text = str(p.play("15/23/33", (4, 3)))
-    assert "W1b" in text and "33" in text
+    from nardy.textboard import board
+    lines = board(p.play("15/23/33", (4, 3)), ascii=True).split("\n")
+    # 33 is the ninth point of black's line along the top: the black prisoner at the edge,
+    # the white captor over it
+    assert [x for x in lines[1].split("-") if x.strip("+")][8] == "33"
+    assert lines[2][2 + 3 * 8 + 5 + 1] == "x" and lines[3][2 + 3 * 8 + 5 + 1] == "O"
+    assert str(p.play("15/23/33", (4, 3))) == board(p.play("15/23/33", (4, 3)))
     q = pickle.loads(pickle.dumps(p.play("15/23/33", (4, 3))))
     assert q == p.play("15/23/33", (4, 3))
     assert eval(repr(q), {"Position": nardy.Position, "Shlem": nardy.Shlem,

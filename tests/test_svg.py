@@ -1,11 +1,8 @@
 """Board pictures: the SVG is well-formed and uses only SVG elements, and once rasterised
 (cairosvg; headless Chromium for one page) the checkers are where the rules put them.
 
-The expected places are written here from the board layout the docs describe, not taken from
-nardy.svg: backgammon and long nardy number white's points 1..12 along the bottom row from the
-right and 13..24 along the top row from the left (docs/coordinates.md); Shlem draws white's
-line 11..26 along the bottom and black's line 41..36 along the top, facing points one above
-the other (docs/rules/shlem.md). Geometry in pixels at size=608 (one viewBox unit a pixel):
+The expected places come from tests/reference/board_layout.py (written from the rules, not
+taken from nardy.svg). Geometry in pixels at size=608 (one viewBox unit a pixel):
 points 40 wide from x=12 with a 40-wide bar after the sixth column; rows of 200 from y=34 and
 y=298; checkers of radius 18 stacked 36 apart from the edge; the tray from x=544, 52 wide.
 """
@@ -14,7 +11,6 @@ from __future__ import annotations
 
 import io
 import os
-import random
 import shutil
 import subprocess
 import xml.etree.ElementTree as ET
@@ -24,6 +20,16 @@ import pytest
 import nardy
 from nardy import BLACK, WHITE, Position
 from nardy.svg import BoardOptionError, board
+from tests.reference.board_layout import (
+    all_positions,
+    base_cell,
+    cell,
+    expected_stacks,
+    random_positions,
+    shlem_with_prisoners_and_hits,
+    special_positions,
+    white_slot,
+)
 
 cairosvg = pytest.importorskip("cairosvg", reason="cairosvg is not installed (pip install cairosvg)")
 Image = pytest.importorskip("PIL.Image")
@@ -43,53 +49,12 @@ svg switch symbol text textPath title tref tspan use view vkern""".split())
 WIDTH = 608
 WHITE_FILL = (0xF5, 0xF2, 0xE8)
 BLACK_FILL = (0x20, 0x20, 0x20)
-VARIANT_NAMES = ["backgammon", "long-nardy", "long-nardy-classic", "shlem"]
-
-
-# --- the reference layout -----------------------------------------------------------------
-
-def white_slot(position: Position, color: int, index: int) -> int:
-    """White's index of ``color``'s own index ``index`` (docs/coordinates.md)."""
-    if color == WHITE:
-        return index
-    if position.variant.name == "backgammon":
-        return 23 - index
-    return (index + 12) % 24
-
-
-def base_cell(variant_name: str, i: int) -> tuple[int, int]:
-    """(row, column) of white's index i, as white sees the board (row 0 = top)."""
-    if variant_name == "shlem":
-        return (1, i) if i < 12 else (0, i - 12)
-    return (1, 11 - i) if i < 12 else (0, i - 12)
-
-
-def cell(position: Position, slot: int, flip: bool = False) -> tuple[int, int]:
-    if flip:  # seen from black: black's index i where white's index i is normally
-        slot = white_slot(position, BLACK, slot)  # the map is its own inverse
-    return base_cell(position.variant.name, slot)
 
 
 def checker_xy(row: int, col: int, k: int) -> tuple[int, int]:
     x = 12 + 40 * col + (40 if col >= 6 else 0) + 20
     y = 34 + 19 + 36 * k if row == 0 else 498 - 19 - 36 * k
     return x, y - 11  # above the centre, clear of a count written on the checker
-
-
-def expected_stacks(position: Position, flip: bool = False) -> dict[tuple[int, int], list[int]]:
-    """cell -> colours bottom to top (a Shlem prisoner, -1, under its captors)."""
-    cells: dict[tuple[int, int], list[tuple[int, int]]] = {}
-    for color in (WHITE, BLACK):
-        side = position.side(color)
-        for i in range(24):
-            if side[i]:
-                c = cell(position, white_slot(position, color, i), flip)
-                cells.setdefault(c, []).append((color, side[i]))
-    out = {}
-    for c, runs in cells.items():
-        runs.sort(key=lambda r: r[1] != -1)
-        out[c] = [color for color, n in runs for _ in range(abs(n))]
-    return out
 
 
 def classify(rgb: tuple[int, ...]) -> str:
@@ -160,64 +125,7 @@ def check_picture(img: Image.Image, position: Position, flip: bool = False,
             assert got[letter[1 - color]] == 0
 
 
-# --- positions ----------------------------------------------------------------------------
-
-def random_positions(name: str, seed: int, count: int) -> list[Position]:
-    rng = random.Random(seed)
-    pos = Position(name)
-    out = []
-    for ply in range(400):
-        if pos.is_game_over():
-            break
-        moves = pos.legal_moves((rng.randint(1, 6), rng.randint(1, 6)))
-        pos = pos.play_unchecked(rng.choice(moves)) if moves else pos.pass_turn()
-        if ply % 7 == 3:
-            out.append(pos)
-    rng.shuffle(out)
-    return out[:count]
-
-
-def special_positions() -> list[Position]:
-    bg = nardy.Backgammon()
-    white = [0] * 26
-    white[5] = 15
-    black = [0] * 26
-    black[17], black[24], black[25] = 6, 3, 6
-    p1 = Position.from_colors(bg, white, black)
-    white = [0] * 26
-    white[24], white[0], white[25] = 5, 3, 7
-    black = [0] * 26
-    black[3], black[25] = 15, 0
-    p2 = Position.from_colors(bg, white, black, BLACK)
-    # Shlem after white 15/23/33 (docs/rules/shlem.md): a black prisoner on 33
-    sh = nardy.Shlem()
-    white = [1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 3, 0]
-    black = [1, 1, 1, 1, 1, 1, 1, 1, -1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 0]
-    p3 = Position.from_colors(sh, white, black, BLACK)
-    return [p1, p2, p3, Position("long-nardy"), Position("shlem")]
-
-
-def shlem_with_prisoners_and_hits() -> list[Position]:
-    found = []
-    for seed in range(60):
-        for p in random_positions("shlem", seed, 60):
-            sides = [p.side(c) for c in (WHITE, BLACK)]
-            if any(-1 in s[:24] for s in sides) and any(s[25] for s in sides):
-                found.append(p)
-        if len(found) >= 3:
-            break
-    return found
-
-
 # --- tests --------------------------------------------------------------------------------
-
-def all_positions() -> list[Position]:
-    out = special_positions()
-    for name in VARIANT_NAMES:
-        for seed in range(2):
-            out += random_positions(name, seed, 4)
-    return out
-
 
 def test_svg_is_xml_with_svg_elements_only() -> None:
     pos = Position("backgammon")

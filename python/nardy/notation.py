@@ -1,4 +1,4 @@
-"""Move notation (``13/8 24/23``, ``bar/22*``, ``6/off``, ``8/5(2)``) and a text board.
+"""Move notation (``13/8 24/23``, ``bar/22*``, ``6/off``, ``8/5(2)``).
 
 Depends on the variants only (point names), never on nardy.position: positions and moves are
 read through their methods, so the position module can import this one at load time.
@@ -10,7 +10,7 @@ import re
 from typing import TYPE_CHECKING
 
 from nardy.errors import IllegalMoveError, InvalidNotationError
-from nardy.variants import BLACK, WHITE, Variant
+from nardy.variants import WHITE, Variant
 
 if TYPE_CHECKING:
     from nardy.position import Move, Position
@@ -92,33 +92,3 @@ def parse_move_steps(text: str, variant: Variant, color: int) -> list[tuple[int,
     if len(steps) > 4:
         raise InvalidNotationError(f"{text!r} has more than four steps")
     return steps
-
-
-def ascii_board(position: Position) -> str:
-    """A plain-text board: each point by absolute number with white's and black's checkers."""
-    v = position.variant
-    white, black = position.side(WHITE), position.side(BLACK)
-    # absolute point p (1..24, white's numbering as the variant names it) -> counts
-    cells = {}
-    for i in range(24):
-        cells[int(v.point_name(i, WHITE))] = ["W", white[i]]
-    for j in range(24):
-        if black[j]:
-            p = int(v.point_name(v.to_mover(j), WHITE))
-            cells[p] = ["B", black[j]]
-    def cell(p: int) -> str:
-        c, n = cells[p]
-        return f"{c}{n:<2}" if n else " . "
-
-    top = " ".join(f"{p:>3}" for p in range(13, 25))
-    row1 = " ".join(f"{cell(p):>3}" for p in range(13, 25))
-    row2 = " ".join(f"{cell(p):>3}" for p in range(12, 0, -1))
-    bot = " ".join(f"{p:>3}" for p in range(12, 0, -1))
-    turn = "white" if position.turn == WHITE else "black"
-    extra = []
-    if v.has_bar:
-        extra.append(f"bar W{white[24]} B{black[24]}")
-    extra.append(f"off W{white[25]} B{black[25]}")
-    return "\n".join([f"{v.name}, {turn} to move; " + ", ".join(extra), top, row1, row2, bot])
-
-

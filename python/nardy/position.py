@@ -18,7 +18,7 @@ from nardy.errors import (
     InvalidNotationError,
     InvalidPositionError,
 )
-from nardy.notation import ascii_board, format_move, parse_chains, parse_move_steps
+from nardy.notation import format_move, parse_chains, parse_move_steps
 from nardy.variants import BLACK, WHITE, Variant, as_variant
 
 BAR = 24
@@ -315,8 +315,10 @@ class Position:
         return board(self, size=400)
 
     def __str__(self) -> str:
-        own = self._variant.board_text(self)
-        return own if own is not None else ascii_board(self)
+        """The text board (:func:`nardy.textboard.board`)."""
+        from nardy.textboard import board
+
+        return board(self)
 
 
 def _side(values: Sequence[int], who: str) -> tuple[int, ...]:

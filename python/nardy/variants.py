@@ -210,11 +210,6 @@ class Variant:
         idx: int = moves.find(_core.encode(tuple(us), tuple(them)))
         return idx
 
-    def board_text(self, position: Any) -> str | None:
-        """A text board of ``position`` drawn the variant's own way, or None for the shared
-        board of points 1..24 (:func:`nardy.notation.ascii_board`)."""
-        return None
-
     def one_die_each(self, steps: Any, legal_steps: Any, dice: tuple[int, int]) -> bool:
         """True when ``steps`` are as many as the legal move's and every step covers one of
         the dice (a bear-off step may cover less): the caller's step order is then kept."""
@@ -529,38 +524,6 @@ class Shlem(Variant):
             if hit_now == hits:
                 return k
         return -1
-
-    def board_text(self, position: Any) -> str:
-        """Both lines facing each other, by point name; ``W2b`` = two white checkers over a
-        black prisoner."""
-        white, black = position.side(WHITE), position.side(BLACK)
-        cells: dict[str, list[str]] = {}
-        for color, side, letter in ((WHITE, white, "W"), (BLACK, black, "B")):
-            for i in range(24):
-                if side[i]:
-                    cells.setdefault(self.point_name(i, color), []).append(
-                        letter.lower() if side[i] < 0 else f"{letter}{side[i]}")
-
-        def cell(name: str) -> str:
-            parts = sorted(cells.get(name, []), key=lambda c: c.islower())
-            return "".join(parts) or "."
-
-        black_line = [f"{q}{k}" for q in (4, 3) for k in range(1, 7)]
-        white_line = [f"{q}{k}" for q in (1, 2) for k in range(1, 7)]
-        if self.rules["stage"] == "either":
-            stage = "2" if (white[24] == 0 or black[24] == 0) else "1"
-        else:  # per player: each player's own stage
-            stage = f"W{2 if white[24] == 0 else 1} B{2 if black[24] == 0 else 1}"
-        turn = "white" if position.turn == WHITE else "black"
-        head = (f"{self.name}, {turn} to move; reserves W{white[24]} B{black[24]}, "
-                f"hit out W{white[25]} B{black[25]}, stage {stage}")
-        return "\n".join([
-            head,
-            " ".join(f"{n:>4}" for n in black_line),
-            " ".join(f"{cell(n):>4}" for n in black_line),
-            " ".join(f"{cell(n):>4}" for n in white_line),
-            " ".join(f"{n:>4}" for n in white_line),
-        ])
 
 
 VARIANTS: tuple[type[Variant], ...] = (
