@@ -15,6 +15,8 @@
 #include <vector>
 
 #include "nardy/engine.hpp"
+#include "nardy/registry.hpp"
+#include "nardy/variants/shlem.hpp"
 
 namespace py = pybind11;
 using namespace nardy;
@@ -227,6 +229,12 @@ py::list materialise(MoveSet& s) {
   return s.materialised.cast<py::list>();
 }
 
+const char* outcome_kind(Variant v, const Outcome& o) {
+  const auto kinds = variant_entry(v).kinds;
+  if (o.winner == -1 || o.kind < 0 || static_cast<size_t>(o.kind) >= kinds.size()) return "draw";
+  return kinds[static_cast<size_t>(o.kind)];
+}
+
 Position position_from_row(const int8_t* row, Variant variant, size_t index) {
   SideArray us{}, them{};
   for (int k = 0; k < kSlots; ++k) {
@@ -236,7 +244,8 @@ Position position_from_row(const int8_t* row, Variant variant, size_t index) {
   const std::string err = validate(variant, us, them);
   if (!err.empty())
     raise_nardy("InvalidPositionError", "position " + std::to_string(index) + ": " + err);
-  return Position{shlem::make_side(us), shlem::make_side(them)};
+  const VariantEntry& e = variant_entry(variant);
+  return Position{e.make_side(us), e.make_side(them)};
 }
 
 }  // namespace
@@ -246,10 +255,12 @@ void register_batch(py::module_& m);  // src/bindings_batch.cpp
 PYBIND11_MODULE(_core, m) {
   m.doc() = "nardy's C++ core: packed positions, the full-move enumerator, perft";
 
-  py::enum_<Variant>(m, "Variant")
-      .value("BACKGAMMON", Variant::Backgammon)
-      .value("LONG_NARDY", Variant::LongNardy)
-      .value("SHLEM", Variant::Shlem);
+  {
+    // One member a registry line (registry.cpp), in the registry's order.
+    py::enum_<Variant> variant_enum(m, "Variant");
+    for (size_t i = 0; i < variants().size(); ++i)
+      variant_enum.value(variants()[i].key, static_cast<Variant>(i));
+  }
   py::enum_<HeadRule>(m, "HeadRule")
       .value("FEDERATION", HeadRule::Federation)
       .value("CLASSIC", HeadRule::Classic)
@@ -297,6 +308,21 @@ PYBIND11_MODULE(_core, m) {
   m.def("validate", [](Variant v, const SideArray& us, const SideArray& them) {
     return validate(v, us, them);
   }, "Empty string when (mover, opponent) is a valid position of the variant, else why not.");
+  m.def("variant_info", [](Variant v) {
+    const VariantEntry& e = variant_entry(v);
+    py::list names, kinds;
+    for (const VariantName& n : e.names) names.append(py::str(n.name.data(), n.name.size()));
+    for (const char* k : e.kinds) kinds.append(k);
+    py::dict d;
+    d["key"] = e.key;
+    d["names"] = py::tuple(names);
+    d["checkers"] = e.checkers;
+    d["has_bar"] = e.has_bar;
+    d["start"] = e.start;
+    d["kinds"] = py::tuple(kinds);
+    return d;
+  }, "The core's traits of a variant: key, names (name first, then aliases), checkers a side, "
+     "has_bar, start (either side's starting array), kinds (rollout result kinds).");
 
   m.def("_set_legal_moves_type", [](py::object t) {
     if (!PyType_Check(t.ptr()) || !PyType_IsSubtype(reinterpret_cast<PyTypeObject*>(t.ptr()), &PyList_Type))
@@ -512,6 +538,16 @@ Empty when the player cannot move (the turn passes).)doc")
         return py::cast(to_key(result));
       }, "Applies (from, to) or (from, to, hit) steps; None if one is not a possible single "
          "step. Shlem reads `hit` (hit out vs take prisoner); the other variants ignore it.")
+      .def("game_end", [](const Engine& e, const Key& k, int passes) -> py::object {
+        if (passes < 0) raise_nardy("Error", "passes must be >= 0");
+        Outcome out;
+        if (!e.game_end(from_key(k), 0, passes, out)) return py::none();
+        const int winner = out.winner == -1 ? 0 : out.winner == 0 ? 1 : -1;
+        return py::make_tuple(winner, outcome_kind(e.variant(), out), out.points);
+      }, py::arg("key"), py::arg("passes") = 0,
+         "None while the game goes on with the key's mover on roll, else (winner: +1 the mover, "
+         "-1 the other player, 0 a draw; result kind; points). `passes` = consecutive passed "
+         "turns just before.")
       .def("perft", [](Engine& e, const Key& k, int depth, bool ordered) {
         if (depth < 0) throw py::value_error("depth must be >= 0");
         py::gil_scoped_release release;

@@ -2,7 +2,7 @@
 // C++ with the GIL released. Registered by register_batch() from src/bindings.cpp.
 //
 // Thread safety: nothing here touches the Engine object passed in except to read its variant
-// and rules. Every call builds its own Engine per worker thread (or reuses one cached per OS
+// and rules and to parse rows (a const request that reads the rules alone). Every call builds its own Engine per worker thread (or reuses one cached per OS
 // thread), so any number of Python threads may call these functions at once.
 //
 // Array layouts (python/nardy/batch.py documents them for users):
@@ -268,107 +268,6 @@ Encoding encoding_of(const std::string& kind) {
   raise_error("Error", "unknown encoding " + kind + "; known: tdgammon, gnubg, long, shlem");
 }
 
-// Packs one row of a bear-off variant (backgammon, long nardy) when it is valid: counts
-// 0..15, 15 a side, no shared point, no bar in long nardy. False sends the caller to
-// validate() for the message (and to Shlem's own rules).
-bool pack_fast(Variant v, const int8_t* row, Position& out) noexcept {
-  uint64_t w[4] = {0, 0, 0, 0};
-  uint32_t occ[2] = {0, 0};
-#if NARDY_SSE2
-  // A side is 26 bytes: slots 0..15 and 10..25 in two loads that stay inside it. Counts pack
-  // into nibbles pairwise (even slot low, odd slot high: a 16-bit shift and an or), the
-  // occupancy is one compare with zero, the total one sum of absolute differences.
-  const __m128i zero = _mm_setzero_si128();
-  const __m128i fifteen = _mm_set1_epi8(15);
-  const __m128i low_bytes = _mm_set1_epi16(0x00FF);
-  auto nibbles = [&](__m128i x) {
-    const __m128i pairs = _mm_and_si128(_mm_or_si128(x, _mm_srli_epi16(x, 4)), low_bytes);
-    return static_cast<uint64_t>(_mm_cvtsi128_si64(_mm_packus_epi16(pairs, pairs)));
-  };
-  auto sum = [&](__m128i x) {
-    const __m128i s = _mm_sad_epu8(x, zero);
-    return _mm_cvtsi128_si32(s) + _mm_cvtsi128_si32(_mm_srli_si128(s, 8));
-  };
-  for (int s = 0; s < 2; ++s) {
-    const int8_t* side = row + s * kSlots;
-    const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(side));
-    const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(side + 10));
-    // signed compares: a negative count is out of range too
-    auto out_of_range = [&](__m128i x) {
-      return _mm_or_si128(_mm_cmpgt_epi8(x, fifteen), _mm_cmplt_epi8(x, zero));
-    };
-    const __m128i bad = _mm_or_si128(out_of_range(a), out_of_range(b));
-    if (_mm_movemask_epi8(bad)) return false;
-    const __m128i c = _mm_srli_si128(b, 6);  // slots 16..25, then zeros
-    if (sum(a) + sum(c) != kCheckers) return false;
-    if (v == Variant::LongNardy && side[kBar] != 0) return false;
-    w[2 * s] = nibbles(a);
-    w[2 * s + 1] = nibbles(c);
-    const uint32_t empty_lo = static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(a, zero)));
-    const uint32_t empty_hi = static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(c, zero)));
-    occ[s] = (~(empty_lo | empty_hi << 16)) & kBoardMask;
-  }
-#else
-  for (int s = 0; s < 2; ++s) {
-    const int8_t* side = row + s * kSlots;
-    int total = 0;
-    uint64_t lo = 0, hi = 0;
-    uint32_t o = 0;
-    for (int k = 0; k < 16; ++k) {
-      const int n = side[k];
-      if (static_cast<unsigned>(n) > 15u) return false;
-      total += n;
-      lo |= uint64_t(n) << (4 * k);
-      o |= uint32_t(n != 0) << k;
-    }
-    for (int k = 16; k < kSlots; ++k) {
-      const int n = side[k];
-      if (static_cast<unsigned>(n) > 15u) return false;
-      total += n;
-      hi |= uint64_t(n) << (4 * (k - 16));
-      if (k < kPoints) o |= uint32_t(n != 0) << k;
-    }
-    if (total != kCheckers) return false;
-    if (v == Variant::LongNardy && side[kBar] != 0) return false;
-    w[2 * s] = lo;
-    w[2 * s + 1] = hi;
-    occ[s] = o;
-  }
-#endif
-  const uint32_t theirs = v == Variant::Backgammon ? reverse24(occ[1]) : rotate24_half(occ[1]);
-  if (occ[0] & theirs) return false;
-  out.us.w[0] = w[0];
-  out.us.w[1] = w[1];
-  out.them.w[0] = w[2];
-  out.them.w[1] = w[3];
-  return true;
-}
-
-// Parses and validates rows into positions; returns an empty string or the first error.
-std::string parse_rows(Variant v, const int8_t* rows, const int8_t* dice, size_t n,
-                       std::vector<Position>& out) {
-  out.resize(n);
-  for (size_t i = 0; i < n; ++i) {
-    const int8_t* row = rows + i * kRowBytes;
-    if (dice) {
-      const int d1 = dice[2 * i], d2 = dice[2 * i + 1];
-      if (d1 < 1 || d1 > 6 || d2 < 1 || d2 > 6)
-        return "#dice " + std::to_string(i) + " = (" + std::to_string(d1) + ", " +
-               std::to_string(d2) + "): dice must be integers from 1 to 6";
-    }
-    if (v != Variant::Shlem && pack_fast(v, row, out[i])) continue;
-    SideArray us{}, them{};
-    for (int k = 0; k < kSlots; ++k) {
-      us[k] = row[k];
-      them[k] = row[kSlots + k];
-    }
-    std::string err = validate(v, us, them);
-    if (!err.empty()) return "position " + std::to_string(i) + ": " + err;
-    out[i] = Position{shlem::make_side(us), shlem::make_side(them)};
-  }
-  return {};
-}
-
 void raise_parse_error(const std::string& err) {
   if (!err.empty() && err[0] == '#') raise_error("InvalidDiceError", err.substr(1));
   raise_error("InvalidPositionError", err);
@@ -488,7 +387,7 @@ py::tuple afterstates_impl(const Engine& engine, const py::array& boards, const 
   AfterPart out;
   {
     py::gil_scoped_release release;
-    err = parse_rows(v, b, d, n, positions);
+    err = engine.parse_rows(b, d, n, positions);  // (const: reads the rules only)
     if (err.empty()) {
       int t = std::min<int>(resolve_threads(threads), static_cast<int>(std::max<size_t>(n / 64, 1)));
       int64_t* counts = offsets.data + 1;
@@ -720,7 +619,7 @@ void register_batch(py::module_& m) {
           std::string err;
           {
             py::gil_scoped_release release;
-            err = parse_rows(engine.variant(), rows, nullptr, n, positions);
+            err = engine.parse_rows(rows, nullptr, n, positions);
           }
           if (!err.empty()) raise_parse_error(err);
           py::list out(n);

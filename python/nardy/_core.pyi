@@ -6,7 +6,7 @@ import collections.abc
 import numpy
 import numpy.typing
 import typing
-__all__: list[str] = ['Engine', 'HeadRule', 'LegalMoves', 'LockstepRollout', 'ShlemEnd', 'ShlemStage', 'Variant', 'batch_afterstate_features', 'batch_afterstates', 'batch_encode', 'batch_keys', 'batch_rows', 'decode', 'encode', 'encoding_width', 'find_result', 'hardware_threads', 'perft_split', 'perft_tasks', 'perft_threads', 'rollout', 'rollout_kinds', 'shlem_status', 'swap', 'unpack_results', 'validate']
+__all__: list[str] = ['Engine', 'HeadRule', 'LegalMoves', 'LockstepRollout', 'ShlemEnd', 'ShlemStage', 'Variant', 'batch_afterstate_features', 'batch_afterstates', 'batch_encode', 'batch_keys', 'batch_rows', 'decode', 'encode', 'encoding_width', 'find_result', 'hardware_threads', 'perft_split', 'perft_tasks', 'perft_threads', 'rollout', 'rollout_kinds', 'shlem_status', 'swap', 'unpack_results', 'validate', 'variant_info']
 class Variant:
     """
     Members:
@@ -269,6 +269,10 @@ class Engine:
         """
         Benchmark kernel: enumerates every (position, 21 rolls) `repeat` times in C++; returns (enumerations, resulting positions, seconds).
         """
+    def game_end(self, key: bytes, passes: typing.SupportsInt | typing.SupportsIndex = 0) -> typing.Any:
+        """
+        None while the game goes on with the key's mover on roll, else (winner: +1 the mover, -1 the other player, 0 a draw; result kind; points). `passes` = consecutive passed turns just before.
+        """
     def legal(self, arg0: bytes, arg1: typing.SupportsInt | typing.SupportsIndex, arg2: typing.SupportsInt | typing.SupportsIndex) -> LegalMoves:
         """
         All legal complete moves of the position (a key) for the roll.
@@ -386,4 +390,8 @@ def unpack_results(arg0: bytes) -> list:
 def validate(arg0: Variant, arg1: typing.Annotated[collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], "FixedSize(26)"], arg2: typing.Annotated[collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], "FixedSize(26)"]) -> str:
     """
     Empty string when (mover, opponent) is a valid position of the variant, else why not.
+    """
+def variant_info(arg0: Variant) -> dict:
+    """
+    The core's traits of a variant: key, names (name first, then aliases), checkers a side, has_bar, start (either side's starting array), kinds (rollout result kinds).
     """

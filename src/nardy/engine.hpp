@@ -1,21 +1,24 @@
-// Runtime entry points over the compile-time policies: one object per (variant, rules) that
+// Runtime entry points over the compile-time variants: one object per (variant, rules) that
 // owns its scratch memory, so repeated calls allocate nothing. Not thread-safe: use one Engine
 // per thread.
+//
+// An Engine holds one EngineCore, the variant's engine template (engine_impl.hpp) built for the
+// move policy its rule options select (registry.hpp). Every request is one virtual call; the
+// loops of a request (the steps of a move search, the plies of perft or of a rollout game, the
+// positions of a benchmark or a batch) run inside the template, where the policy is known.
 #pragma once
 
 #include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
-#include "nardy/enumerator.hpp"
 #include "nardy/movelist.hpp"
 #include "nardy/position.hpp"
 #include "nardy/rules.hpp"
-#include "nardy/variants/backgammon.hpp"
-#include "nardy/variants/long_nardy.hpp"
-#include "nardy/variants/shlem.hpp"
+#include "nardy/trial.hpp"
 
 namespace nardy {
 
@@ -34,11 +37,43 @@ struct DivideEntry {
   uint64_t nodes;
 };
 
+struct EnumerationStats {
+  uint64_t enumerations = 0;
+  uint64_t results = 0;
+  double seconds = 0;
+};
+
+// The requests an engine answers, implemented once by EngineImpl<V, P>.
+class EngineCore {
+ public:
+  using IndexOf = size_t (*)(void* context, size_t n);
+
+  virtual ~EngineCore() = default;
+  virtual void generate(const Position& pos, int d1, int d2, MoveList& out) = 0;
+  virtual size_t count(const Position& pos, int d1, int d2) = 0;
+  virtual bool pick(const Position& pos, int d1, int d2, IndexOf index_of, void* context,
+                    Position& result) = 0;
+  virtual bool apply_steps(const Position& pos, const Step* steps, int n,
+                           Position& result) const = 0;
+  virtual uint64_t perft(const Position& pos, int depth, bool ordered) = 0;
+  virtual bool finished(const Position& pos) const noexcept = 0;
+  virtual bool game_end(const Position& pos, int on_roll, int passes,
+                        Outcome& out) const noexcept = 0;
+  virtual int greedy_score(const Position& after) const noexcept = 0;
+  virtual size_t choose_greedy(const MoveList& list) const noexcept = 0;
+  virtual Outcome play_trial(MoveList& scratch, const Position& start, RolloutPolicy policy,
+                             uint64_t seed, uint64_t trial, uint32_t max_plies) = 0;
+  virtual EnumerationStats enumerate_all(const std::vector<Position>& positions,
+                                         int repeat) = 0;
+  // Validates and packs N batch rows (52 int8 each; dice (N, 2) when given): an empty string,
+  // or the first error ("#..." for the dice).
+  virtual std::string parse_rows(const int8_t* rows, const int8_t* dice, size_t n,
+                                 std::vector<Position>& out) const = 0;
+};
+
 class Engine {
  public:
   Engine(Variant variant, Rules rules);
-  // The enumerators keep references to the policies beside them: an Engine stays where it
-  // was built.
   Engine(const Engine&) = delete;
   Engine& operator=(const Engine&) = delete;
 
@@ -46,43 +81,30 @@ class Engine {
   [[nodiscard]] const Rules& rules() const noexcept { return rules_; }
 
   // Every legal complete move of `pos` (mover's perspective) for the roll; empty = pass.
-  void generate(const Position& pos, int d1, int d2, MoveList& out);
+  void generate(const Position& pos, int d1, int d2, MoveList& out) {
+    core_->generate(pos, d1, d2, out);
+  }
 
   // The number of moves generate() would list, counted without making them where the
   // variant allows (Enumerator::count).
-  size_t count(const Position& pos, int d1, int d2) {
-    switch (variant_) {
-      case Variant::Backgammon:
-        if (rules_.no_hit_and_hide) return backgammon_house_enum_.count(pos, d1, d2);
-        return backgammon_enum_.count(pos, d1, d2);
-      case Variant::LongNardy:
-        return long_nardy_enum_.count(pos, d1, d2);
-      case Variant::Shlem:
-        return shlem_enum_.count(pos, d1, d2);
-    }
-    return 0;
-  }
+  size_t count(const Position& pos, int d1, int d2) { return core_->count(pos, d1, d2); }
 
   // The move generate() would list at index index_of(n) of its n, made alone (see
   // Enumerator::pick); false when the turn passes.
   template <class IndexOf>
   bool pick(const Position& pos, int d1, int d2, IndexOf&& index_of, Position& result) {
-    switch (variant_) {
-      case Variant::Backgammon:
-        if (rules_.no_hit_and_hide) return backgammon_house_enum_.pick(pos, d1, d2, index_of, result);
-        return backgammon_enum_.pick(pos, d1, d2, index_of, result);
-      case Variant::LongNardy:
-        return long_nardy_enum_.pick(pos, d1, d2, index_of, result);
-      case Variant::Shlem:
-        return shlem_enum_.pick(pos, d1, d2, index_of, result);
-    }
-    return false;
+    using F = std::remove_reference_t<IndexOf>;
+    return core_->pick(
+        pos, d1, d2, [](void* f, size_t n) -> size_t { return (*static_cast<F*>(f))(n); },
+        const_cast<void*>(static_cast<const void*>(&index_of)), result);
   }
 
   // Applies single steps one by one as the variant's physics allow (each step must be a legal
   // single step for some die); returns false if one is not. Used to identify a move given as
   // steps by its resulting position; whole-move legality is membership in generate().
-  bool apply_steps(const Position& pos, const Step* steps, int n, Position& result) const;
+  bool apply_steps(const Position& pos, const Step* steps, int n, Position& result) const {
+    return core_->apply_steps(pos, steps, n, result);
+  }
 
   // Leaves of the game tree `depth` plies deep: per ply the 21 rolls (or 36 ordered ones),
   // children are distinct resulting positions, a roll with no legal move has one child (the
@@ -90,41 +112,53 @@ class Engine {
   uint64_t perft(const Position& pos, int depth, bool ordered);
   std::vector<DivideEntry> divide(const Position& pos, int depth, bool ordered);
 
+  // A finished game has no children in perft (the variant's end test, without the rules that
+  // need history).
+  [[nodiscard]] bool finished(const Position& pos) const noexcept { return core_->finished(pos); }
+
+  // Whether the game is over in `pos` with pos.us on roll; `on_roll` says which side that is
+  // (0 = the side on roll at the start of a rollout), `passes` the consecutive passed turns
+  // just before. Fills winner/kind/points of `out` when over.
+  bool game_end(const Position& pos, int on_roll, int passes, Outcome& out) const noexcept {
+    return core_->game_end(pos, on_roll, passes, out);
+  }
+
+  // The greedy rollout policy's score of a resulting position, and its choice in a list
+  // (rollout.hpp).
+  [[nodiscard]] int greedy_score(const Position& after) const noexcept {
+    return core_->greedy_score(after);
+  }
+  [[nodiscard]] size_t choose_greedy(const MoveList& list) const noexcept {
+    return core_->choose_greedy(list);
+  }
+
+  // One trial played to the end with a built-in policy (rollout.hpp).
+  Outcome play_trial(MoveList& scratch, const Position& start, RolloutPolicy policy,
+                     uint64_t seed, uint64_t trial, uint32_t max_plies) {
+    return core_->play_trial(scratch, start, policy, seed, trial, max_plies);
+  }
+
+  std::string parse_rows(const int8_t* rows, const int8_t* dice, size_t n,
+                         std::vector<Position>& out) const {
+    return core_->parse_rows(rows, dice, n, out);
+  }
+
   // Where the opponent's index j lies in the mover's coordinates.
   [[nodiscard]] int to_mover(int j) const noexcept;
 
- private:
-  uint64_t perft_rec(const Position& pos, int depth, bool ordered);
-  // A finished game has no children in perft: bear-off variants when a side is off, Shlem by
-  // shlem::status (without the pass rule, which needs history).
-  [[nodiscard]] bool finished(const Position& pos) const noexcept;
+  [[nodiscard]] EngineCore& core() noexcept { return *core_; }
 
+ private:
   Variant variant_;
   Rules rules_;
-  BackgammonPolicy backgammon_;
-  BackgammonNoHitAndHidePolicy backgammon_house_;
-  LongNardyPolicy long_nardy_;
-  Enumerator<BackgammonPolicy> backgammon_enum_;
-  Enumerator<BackgammonNoHitAndHidePolicy> backgammon_house_enum_;
-  Enumerator<LongNardyPolicy> long_nardy_enum_;
-  ShlemPolicy shlem_;
-  Enumerator<ShlemPolicy> shlem_enum_;
-  std::vector<std::unique_ptr<MoveList>> scratch_;  // one list per perft depth
-};
-
-struct EnumerationStats {
-  uint64_t enumerations = 0;
-  uint64_t results = 0;
-  double seconds = 0;
+  std::unique_ptr<EngineCore> core_;
 };
 
 // Benchmark kernel shared by the C++ tool and the Python module: every position with each of
 // the 21 distinct rolls, `repeat` times, timed with a steady clock.
-EnumerationStats enumerate_all(Engine& engine, const std::vector<Position>& positions, int repeat);
-
-// A position is finished when either side has borne off all its checkers.
-inline bool game_over(const Position& p) noexcept {
-  return p.us.off() == kCheckers || p.them.off() == kCheckers;
+inline EnumerationStats enumerate_all(Engine& engine, const std::vector<Position>& positions,
+                                      int repeat) {
+  return engine.core().enumerate_all(positions, repeat);
 }
 
 // Checks counts and that no point is held by both sides; returns an empty string when valid,

@@ -304,7 +304,7 @@ class Enumerator {
     total_ += count;
   }
 
-  void replay_step(State& cur, int from, int die) const {
+  NARDY_HOT void replay_step(State& cur, int from, int die) const {
     State next = cur;
     policy_.for_each_step(cur, from, die, [&](const State& n, Step) { next = n; });
     cur = next;
@@ -392,7 +392,7 @@ class Enumerator {
   // A non-double, larger die first: every larger-die source a times the smaller-die sources
   // after it, less the P2 repeats (a + lo a larger-die source and a smaller-die one, a + lo -
   // hi quiet).
-  uint32_t plain_larger_first(const PlainSources& p) const noexcept {
+  NARDY_HOT uint32_t plain_larger_first(const PlainSources& p) const noexcept {
     const int hi = dice_[0], lo = dice_[1];
     const uint32_t h0 = p.sources(hi), s_lo = p.sources(lo);
     const uint32_t lands_new = (p.movable(lo) & ~p.ours) << hi;

@@ -114,7 +114,7 @@ long check_rows(const int8_t* rows, size_t n, bool prisoners) noexcept {
     const int8_t* row = rows + r * kRowBytes;
     for (int k = 0; k < kRowBytes; ++k) {
       const int v = row[k];
-      if (v < lo || v > kCheckers || (v < 0 && (k % kSlots) >= kPoints))
+      if (v < lo || v > kMaxCount || (v < 0 && (k % kSlots) >= kPoints))
         return static_cast<long>(r);
     }
   }

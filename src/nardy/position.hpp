@@ -32,7 +32,9 @@ inline constexpr int kPoints = 24;
 inline constexpr int kBar = 24;      // slot of checkers waiting to enter
 inline constexpr int kOff = 25;      // slot of borne-off checkers
 inline constexpr int kSlots = 26;
-inline constexpr int kCheckers = 15;
+// The most checkers one slot holds (a nibble). How many a side has is the variant's
+// (traits.hpp: kCheckers).
+inline constexpr int kMaxCount = 15;
 inline constexpr uint32_t kBoardMask = (1u << kPoints) - 1;
 inline constexpr uint32_t kHomeMask = 0x3Fu;  // indices 0..5
 

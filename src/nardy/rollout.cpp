@@ -7,85 +7,17 @@
 #include <thread>
 #include <unordered_map>
 
+#include "nardy/registry.hpp"
+
 namespace nardy {
 
-namespace {
-
-constexpr const char* kBackgammonKinds[] = {"single", "gammon", "backgammon"};
-constexpr const char* kLongNardyKinds[] = {"oin", "mars"};
-constexpr const char* kShlemKinds[] = {"blockade", "closed_points"};
-
-// Longest run of set bits in a 24-bit mask.
-int longest_run(uint32_t m) noexcept {
-  int n = 0;
-  while (m) {
-    m &= m >> 1;
-    ++n;
-  }
-  return n;
+int outcome_kinds(Variant v) noexcept {
+  return static_cast<int>(variant_entry(v).kinds.size());
 }
-
-// Pips of a side (slots 0..24, slot s weighing s + 1), by table: byte b of word w holds slots
-// 16 w + 2 b and 16 w + 2 b + 1.
-struct PipTable {
-  uint16_t t[13][256];
-  constexpr PipTable() : t{} {
-    for (int byte = 0; byte < 13; ++byte)
-      for (int v = 0; v < 256; ++v) {
-        const int s0 = (byte < 8 ? 2 * byte : 16 + 2 * (byte - 8));
-        const int w0 = s0 <= kBar ? s0 + 1 : 0, w1 = s0 + 1 <= kBar ? s0 + 2 : 0;
-        t[byte][v] = static_cast<uint16_t>((v & 0xF) * w0 + (v >> 4) * w1);
-      }
-  }
-};
-constexpr PipTable kPips{};
-
-inline int fast_pips(const Side& s) noexcept {
-  int n = 0;
-  for (int b = 0; b < 8; ++b) n += kPips.t[b][(s.w[0] >> (8 * b)) & 0xFF];
-  for (int b = 0; b < 5; ++b) n += kPips.t[8 + b][(s.w[1] >> (8 * b)) & 0xFF];
-  return n;
-}
-
-bool bear_off_end(Variant v, const Position& pos, int on_roll, Outcome& out) noexcept {
-  const Side* loser;
-  if (pos.them.off() == kCheckers) {
-    out.winner = 1 - on_roll;
-    loser = &pos.us;
-  } else if (pos.us.off() == kCheckers) {
-    out.winner = on_roll;
-    loser = &pos.them;
-  } else {
-    return false;
-  }
-  if (loser->off() > 0) {
-    out.kind = 0;
-    out.points = 1;
-  } else if (v == Variant::Backgammon && (loser->bar() > 0 || (loser->occ1() >> 18) != 0)) {
-    out.kind = 2;
-    out.points = 3;
-  } else {
-    out.kind = 1;
-    out.points = 2;
-  }
-  return true;
-}
-
-}  // namespace
-
-int outcome_kinds(Variant v) noexcept { return v == Variant::Backgammon ? 3 : 2; }
 
 const char* outcome_kind_name(Variant v, int kind) noexcept {
   if (kind < 0 || kind >= outcome_kinds(v)) return "";
-  switch (v) {
-    case Variant::Backgammon:
-      return kBackgammonKinds[kind];
-    case Variant::LongNardy:
-      return kLongNardyKinds[kind];
-    case Variant::Shlem:
-      return kShlemKinds[kind];
-  }
-  return "";
+  return variant_entry(v).kinds[static_cast<size_t>(kind)];
 }
 
 void RolloutCounts::add(const Outcome& o) noexcept {
@@ -114,132 +46,6 @@ void RolloutCounts::merge(const RolloutCounts& o) noexcept {
   points += o.points;
   points_sq += o.points_sq;
   plies += o.plies;
-}
-
-bool game_end(Variant v, const Rules& rules, const Position& pos, int on_roll, int passes,
-              Outcome& out) noexcept {
-  if (v != Variant::Shlem) return bear_off_end(v, pos, on_roll, out);
-  const shlem::Status st = shlem::status(pos, rules, passes);
-  if (st.over) {
-    if (st.winner == 0) {
-      out.winner = -1;
-      out.kind = 0;
-      out.points = 0;
-      return true;
-    }
-    out.winner = st.winner > 0 ? on_roll : 1 - on_roll;
-    out.kind = st.reason == shlem::EndReason::Blockade ? 0 : 1;
-    out.points = st.value;
-    return true;
-  }
-  if (st.claimable) {  // claim mode: every policy claims its blockade at the first chance
-    out.winner = on_roll;
-    out.kind = 0;
-    out.points = st.us_blockade * st.us_blockade;
-    return true;
-  }
-  return false;
-}
-
-int greedy_score(Variant v, const Position& after) noexcept {
-  const Side& us = after.us;
-  const Side& them = after.them;
-  switch (v) {
-    case Variant::Backgammon: {
-      int score = fast_pips(them) - fast_pips(us) + 2 * us.off();
-      const uint32_t ours1 = us.occ1(), ours2 = us.occ2();
-      score += 3 * std::popcount(ours2 & 0xFFu);
-      // Opponent checkers in our coordinates: their index j is our 23 - j; they move towards
-      // our higher indices, so a checker on our index k threatens blots above k.
-      const uint32_t theirs = reverse24(them.occ1());
-      uint32_t blots = ours1 & ~ours2;
-      int exposed = 0;
-      while (blots) {
-        const int i = std::countr_zero(blots);
-        blots &= blots - 1;
-        const int lo = i > 12 ? i - 12 : 0;
-        const uint32_t behind = theirs & ((1u << i) - 1) & ~((1u << lo) - 1);
-        if (behind || (them.bar() > 0 && i <= 11)) ++exposed;
-      }
-      return score - 8 * exposed;
-    }
-    case Variant::LongNardy: {
-      const uint32_t ours = us.occ1();
-      const int run = std::min(longest_run(ours), 6);
-      return -4 * fast_pips(us) + 3 * std::popcount(ours) + 4 * run + 8 * us.off() -
-             2 * us.count(23);
-    }
-    case Variant::Shlem: {
-      const uint32_t their_pris = shlem::prisoners(them);
-      const uint32_t our_pris = shlem::prisoners(us);
-      const uint32_t on_their_territory_mask = us.occ1() & shlem::kTheirLine;
-      int on_their_territory = 0;
-      for (uint32_t m = on_their_territory_mask; m; m &= m - 1) on_their_territory += us.count(std::countr_zero(m));
-      return 64 * shlem::longest_blockade(us) + 6 * shlem::closed_on_their_territory(us) +
-             4 * (std::popcount(their_pris) + them.count(shlem::kHitOut)) -
-             4 * std::popcount(our_pris) + on_their_territory;
-    }
-  }
-  return 0;
-}
-
-size_t choose_greedy(Variant v, const MoveList& list) noexcept {
-  const size_t n = list.size();
-  if (n <= 1) return 0;
-  size_t best = 0;
-  int best_score = greedy_score(v, list[0].result);
-  for (size_t i = 1; i < n; ++i) {
-    const int s = greedy_score(v, list[i].result);
-    if (s > best_score) {
-      best_score = s;
-      best = i;
-    }
-  }
-  return best;
-}
-
-Outcome play_trial(Engine& engine, MoveList& list, const Position& start, RolloutPolicy policy,
-                   uint64_t seed, uint64_t trial, uint32_t max_plies) {
-  const Variant v = engine.variant();
-  const Rules& rules = engine.rules();
-  const uint64_t key = trial_key(seed, trial);
-  Position pos = start;
-  int on_roll = 0, passes = 0;
-  Outcome out;
-  for (uint32_t ply = 0;; ++ply) {
-    if (game_end(v, rules, pos, on_roll, passes, out)) {
-      out.plies = ply;
-      return out;
-    }
-    if (ply == max_plies) break;
-    int d1, d2;
-    dice_from_word(stream_draw(key, 2 * uint64_t{ply}), d1, d2);
-    bool moved;
-    if (policy == RolloutPolicy::Random) {
-      // Only the chosen move is made (Engine::pick): the same move as list[uniform(word, n)].
-      const uint64_t word = stream_draw(key, 2 * uint64_t{ply} + 1);
-      Position next;
-      moved = engine.pick(
-          pos, d1, d2,
-          [word](size_t n) { return uniform_from_word(word, static_cast<uint32_t>(n)); }, next);
-      if (moved) pos = next.swapped();
-    } else {
-      engine.generate(pos, d1, d2, list);
-      moved = !list.empty();
-      if (moved) pos = list[choose_greedy(v, list)].result.swapped();
-    }
-    if (moved) {
-      passes = 0;
-    } else {
-      pos = pos.swapped();
-      ++passes;
-    }
-    on_roll ^= 1;
-  }
-  out = Outcome{};
-  out.winner = -2;
-  out.plies = max_plies;
-  return out;
 }
 
 int resolve_threads(int threads) noexcept {
@@ -302,8 +108,8 @@ RolloutCounts rollout(Variant variant, const Rules& rules, const Position& start
       if (begin >= s.trials) return;
       const uint64_t end = std::min(begin + chunk, s.trials);
       for (uint64_t i = begin; i < end; ++i)
-        mine.add(play_trial(engine, list, start, s.policy, s.seed, s.first_trial + i,
-                            s.max_plies));
+        mine.add(engine.play_trial(list, start, s.policy, s.seed, s.first_trial + i,
+                                   s.max_plies));
     }
   });
   RolloutCounts total;
@@ -345,10 +151,9 @@ bool LockstepRollout::start_next(Game& g) {
 }
 
 bool LockstepRollout::run_until_decision(Game& g) {
-  const Variant v = engine_.variant();
   Outcome out;
   for (;; ++g.ply) {
-    if (game_end(v, engine_.rules(), g.pos, g.on_roll, g.passes, out)) {
+    if (engine_.game_end(g.pos, g.on_roll, g.passes, out)) {
       out.plies = g.ply;
       counts_.add(out);
       return false;
@@ -421,11 +226,6 @@ struct PositionHash {
   size_t operator()(const Position& p) const noexcept { return p.hash(); }
 };
 
-bool finished(Variant v, const Rules& rules, const Position& pos) noexcept {
-  if (v == Variant::Shlem) return shlem::status(pos, rules).over;
-  return game_over(pos);
-}
-
 // One level: children of every task (at remaining depth >= 1), equal positions merged.
 std::vector<PerftTask> expand(Engine& engine, const std::vector<PerftTask>& tasks, bool ordered) {
   std::vector<PerftTask> out;
@@ -440,7 +240,7 @@ std::vector<PerftTask> expand(Engine& engine, const std::vector<PerftTask>& task
     }
   };
   for (const PerftTask& t : tasks) {
-    if (finished(engine.variant(), engine.rules(), t.pos)) continue;  // no children
+    if (engine.finished(t.pos)) continue;  // no children
     for (const Roll& r : rolls(ordered)) {
       engine.generate(t.pos, r.d1, r.d2, list);
       const uint64_t w = t.weight * static_cast<uint64_t>(r.weight);

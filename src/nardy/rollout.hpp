@@ -44,53 +44,13 @@
 #include "nardy/movelist.hpp"
 #include "nardy/position.hpp"
 #include "nardy/rules.hpp"
+#include "nardy/trial.hpp"
 
 namespace nardy {
-
-// -- random numbers --------------------------------------------------------------------------
-inline constexpr uint64_t kGolden = 0x9E3779B97F4A7C15ull;
-
-constexpr uint64_t splitmix_finalise(uint64_t z) noexcept {
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-
-// The key of trial `trial` of a run seeded `seed`.
-constexpr uint64_t trial_key(uint64_t seed, uint64_t trial) noexcept {
-  return splitmix_finalise(seed ^ splitmix_finalise(trial + kGolden));
-}
-
-// Word number `counter` of the SplitMix64 stream started at `key`.
-constexpr uint64_t stream_draw(uint64_t key, uint64_t counter) noexcept {
-  return splitmix_finalise(key + (counter + 1) * kGolden);
-}
-
-constexpr void dice_from_word(uint64_t x, int& d1, int& d2) noexcept {
-  const uint32_t q = static_cast<uint32_t>(((x >> 32) * 36) >> 32);
-  d1 = static_cast<int>(q / 6) + 1;
-  d2 = static_cast<int>(q % 6) + 1;
-}
-
-constexpr uint32_t uniform_from_word(uint64_t x, uint32_t n) noexcept {
-  return static_cast<uint32_t>(((x >> 32) * n) >> 32);
-}
-
-// -- outcomes --------------------------------------------------------------------------------
-inline constexpr int kMaxKinds = 3;
-
-enum class RolloutPolicy : uint8_t { Random = 0, Greedy = 1 };
 
 // Number of result kinds of a variant and their names (see the table above).
 int outcome_kinds(Variant v) noexcept;
 const char* outcome_kind_name(Variant v, int kind) noexcept;
-
-struct Outcome {
-  int winner = -2;   // 0: the side on roll at the start, 1: the other, -1: draw, -2: unfinished
-  int kind = 0;      // result kind of the win (see the table)
-  int points = 0;    // points won by the winner (>= 0)
-  uint32_t plies = 0;
-};
 
 // Integer tallies over a set of trials; merging is exact (sums).
 struct RolloutCounts {
@@ -106,13 +66,7 @@ struct RolloutCounts {
   void merge(const RolloutCounts& o) noexcept;
 };
 
-// Whether the game is over in `pos` with pos.us on roll; `on_roll` says which side that is
-// (0 = the side on roll at the start of the rollout), `passes` the consecutive passed turns
-// just before (Shlem). Fills winner/kind/points of `out` when over.
-bool game_end(Variant v, const Rules& rules, const Position& pos, int on_roll, int passes,
-              Outcome& out) noexcept;
-
-// Greedy heuristics, integer scores of a resulting position `after` (after.us just moved;
+// Greedy heuristics (the variants' greedy_score, Engine::greedy_score), integer scores of a resulting position `after` (after.us just moved;
 // higher is better for after.us):
 //
 // Backgammon: pips(them) - pips(us)            (race; a hit adds the hit checker's way back)
@@ -129,15 +83,10 @@ bool game_end(Variant v, const Rules& rules, const Position& pos, int on_roll, i
 // Shlem:      +64 * longest blockade (runs >= 2 end the game) + 6 * closed points on the
 //             opponent's territory + 4 * opponent checkers we hold prisoner or hit out
 //             - 4 * our checkers held prisoner + 1 * our checkers on the opponent's territory.
-int greedy_score(Variant v, const Position& after) noexcept;
-
-// Index of the greedy policy's choice in a non-empty list: the first highest greedy_score().
-// (The random policy does not list moves: Engine::pick.)
-size_t choose_greedy(Variant v, const MoveList& list) noexcept;
-
-// One trial played to the end with a built-in policy.
-Outcome play_trial(Engine& engine, MoveList& scratch, const Position& start,
-                   RolloutPolicy policy, uint64_t seed, uint64_t trial, uint32_t max_plies);
+//
+// The index of the greedy policy's choice in a non-empty list is the first highest score
+// (Engine::choose_greedy); a trial is played by Engine::play_trial, a game's end decided by
+// Engine::game_end.
 
 struct RolloutSettings {
   RolloutPolicy policy = RolloutPolicy::Random;

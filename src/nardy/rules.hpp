@@ -5,7 +5,8 @@
 
 namespace nardy {
 
-enum class Variant : uint8_t { Backgammon = 0, LongNardy = 1, Shlem = 2 };
+// A variant: an index into the registry's table (registry.hpp), never named in shared code.
+enum class Variant : uint8_t {};
 
 // Long nardy: who may take a second checker off the head on a player's first turn.
 enum class HeadRule : uint8_t {

@@ -8,6 +8,7 @@
 #include "nardy/position.hpp"
 #include "nardy/rules.hpp"
 #include "nardy/variants/common.hpp"
+#include "nardy/variants/traits.hpp"
 
 namespace nardy {
 
@@ -144,7 +145,7 @@ struct BasicBackgammonPolicy {
   // Plain sources (see PlainSources) while nothing is on the bar and two checkers or more
   // stand outside the home board: then no step of one die can bring the last one home, so
   // no bear-off is legal here or one step away.
-  bool plain_sources(const State& s, PlainSources& p) const noexcept {
+  NARDY_HOT bool plain_sources(const State& s, PlainSources& p) const noexcept {
     const Side& us = s.pos.us;
     const uint32_t outside = s.ours & ~kHomeMask;
     if (us.bar() || outside == 0) return false;
@@ -176,5 +177,63 @@ struct BasicBackgammonPolicy {
 
 using BackgammonPolicy = BasicBackgammonPolicy<false>;
 using BackgammonNoHitAndHidePolicy = BasicBackgammonPolicy<true>;
+
+// Everything of backgammon but the setup and the number of checkers, for the games played
+// with its movement (traits.hpp). Self gives kKey, kNames, kCheckers and start().
+template <class Self>
+struct BackgammonGame : BearOffGame<Self> {
+  using Policies = PolicyList<BackgammonPolicy, BackgammonNoHitAndHidePolicy>;
+  static constexpr int policy_index(const Rules& r) noexcept { return r.no_hit_and_hide ? 1 : 0; }
+
+  static constexpr bool kHasBar = true;
+  static constexpr int to_mover(int j) noexcept { return BackgammonPolicy::to_mover(j); }
+  static constexpr uint32_t to_mover_mask(uint32_t m) noexcept { return reverse24(m); }
+
+  // A loser who bore off nothing: a backgammon with a checker on the bar or in the winner's
+  // home board (the loser's indices 18..23), else a gammon.
+  static constexpr const char* kKinds[] = {"single", "gammon", "backgammon"};
+  static int loss_kind(const Side& loser) noexcept {
+    return loser.bar() > 0 || (loser.occ1() >> 18) != 0 ? 2 : 1;
+  }
+
+  // pips(them) - pips(us) + 2 * off - 8 * exposed blots + 3 * made points on indices 0..7
+  // (rollout.hpp has the whole description).
+  static int greedy_score(const Position& after) noexcept {
+    const Side& us = after.us;
+    const Side& them = after.them;
+    int score = fast_pips(them) - fast_pips(us) + 2 * us.off();
+    const uint32_t ours1 = us.occ1(), ours2 = us.occ2();
+    score += 3 * std::popcount(ours2 & 0xFFu);
+    // Opponent checkers in our coordinates: their index j is our 23 - j; they move towards
+    // our higher indices, so a checker on our index k threatens blots above k.
+    const uint32_t theirs = reverse24(them.occ1());
+    uint32_t blots = ours1 & ~ours2;
+    int exposed = 0;
+    while (blots) {
+      const int i = std::countr_zero(blots);
+      blots &= blots - 1;
+      const int lo = i > 12 ? i - 12 : 0;
+      const uint32_t behind = theirs & ((1u << i) - 1) & ~((1u << lo) - 1);
+      if (behind || (them.bar() > 0 && i <= 11)) ++exposed;
+    }
+    return score - 8 * exposed;
+  }
+};
+
+struct Backgammon : BackgammonGame<Backgammon> {
+  static constexpr const char* kKey = "BACKGAMMON";
+  static constexpr VariantName kNames[] = {
+      {"backgammon"}, {"short nardy"}, {"короткие нарды"}, {"bg"}, {"nardegammon"}};
+  static constexpr int kCheckers = 15;
+  // 2 on the 24-point, 5 on the 13, 3 on the 8, 5 on the 6.
+  static constexpr SideArray start() noexcept {
+    SideArray s{};
+    s[23] = 2;
+    s[12] = 5;
+    s[7] = 3;
+    s[5] = 5;
+    return s;
+  }
+};
 
 }  // namespace nardy

@@ -44,4 +44,36 @@ NARDY_HOT void move_checker(Side& side, uint32_t& occ, int from, int to, int die
   occ = (occ & ~vacated(side, from)) | ((1u << to) & kBoardMask);
 }
 
+// Longest run of set bits in a 24-bit mask.
+inline int longest_run(uint32_t m) noexcept {
+  int n = 0;
+  while (m) {
+    m &= m >> 1;
+    ++n;
+  }
+  return n;
+}
+
+// Pips of a side (slots 0..24, slot s weighing s + 1), by table: byte b of word w holds slots
+// 16 w + 2 b and 16 w + 2 b + 1.
+struct PipTable {
+  uint16_t t[13][256];
+  constexpr PipTable() : t{} {
+    for (int byte = 0; byte < 13; ++byte)
+      for (int v = 0; v < 256; ++v) {
+        const int s0 = (byte < 8 ? 2 * byte : 16 + 2 * (byte - 8));
+        const int w0 = s0 <= kBar ? s0 + 1 : 0, w1 = s0 + 1 <= kBar ? s0 + 2 : 0;
+        t[byte][v] = static_cast<uint16_t>((v & 0xF) * w0 + (v >> 4) * w1);
+      }
+  }
+};
+inline constexpr PipTable kPips{};
+
+inline int fast_pips(const Side& s) noexcept {
+  int n = 0;
+  for (int b = 0; b < 8; ++b) n += kPips.t[b][(s.w[0] >> (8 * b)) & 0xFF];
+  for (int b = 0; b < 5; ++b) n += kPips.t[8 + b][(s.w[1] >> (8 * b)) & 0xFF];
+  return n;
+}
+
 }  // namespace nardy

@@ -2,16 +2,19 @@
 // no six-point block in front of every opponent checker.
 #pragma once
 
+#include <algorithm>
 #include <bit>
 
 #include "nardy/movelist.hpp"
 #include "nardy/position.hpp"
 #include "nardy/rules.hpp"
 #include "nardy/variants/common.hpp"
+#include "nardy/variants/traits.hpp"
 
 namespace nardy {
 
 struct LongNardyPolicy {
+  static constexpr int kCheckers = 15;
   static constexpr int kHead = 23;
   // The opponent's index j lies on the mover's index (j + 12) % 24, so the opponent's head is
   // the mover's index 11; the same map taken twice is the identity.
@@ -155,6 +158,52 @@ struct LongNardyPolicy {
 
   Rules rules_;
   mutable bool block_rejected_ = false;
+};
+
+// Long nardy's game (traits.hpp): 15 checkers on the head, no bar, the opponent's index j on
+// the mover's (j + 12) % 24; oin 1 point, mars 2.
+struct LongNardy : BearOffGame<LongNardy> {
+  static constexpr const char* kKey = "LONG_NARDY";
+  static constexpr VariantName kNames[] = {
+      {"long-nardy"},
+      {"long nardy"},
+      {"длинные нарды"},
+      {"long"},
+      {"narde"},
+      {"long-nardy-federation"},
+      {"long-nardy-classic", [](Rules& r) { r.head_rule = HeadRule::Classic; }},
+      {"long nardy classic", [](Rules& r) { r.head_rule = HeadRule::Classic; }},
+      {"long-nardy-extended", [](Rules& r) { r.head_rule = HeadRule::Extended; }},
+      {"long nardy extended", [](Rules& r) { r.head_rule = HeadRule::Extended; }},
+  };
+  using Policies = PolicyList<LongNardyPolicy>;
+  // The head limit is a whole-turn rule: a single step may always leave the head.
+  static constexpr Rules step_rules(Rules r) noexcept {
+    r.head_rule = HeadRule::Extended;
+    return r;
+  }
+
+  static constexpr int kCheckers = LongNardyPolicy::kCheckers;
+  static constexpr bool kHasBar = false;
+  static constexpr int to_mover(int j) noexcept { return (j + 12) % 24; }
+  static constexpr uint32_t to_mover_mask(uint32_t m) noexcept { return rotate24_half(m); }
+  static constexpr SideArray start() noexcept {
+    SideArray s{};
+    s[LongNardyPolicy::kHead] = kCheckers;
+    return s;
+  }
+
+  static constexpr const char* kKinds[] = {"oin", "mars"};
+  static constexpr int loss_kind(const Side&) noexcept { return 1; }
+
+  // -4 * pips + 3 * points held + 4 * longest run (at most 6) + 8 * off - 2 * on the head.
+  static int greedy_score(const Position& after) noexcept {
+    const Side& us = after.us;
+    const uint32_t ours = us.occ1();
+    const int run = std::min(longest_run(ours), 6);
+    return -4 * fast_pips(us) + 3 * std::popcount(ours) + 4 * run + 8 * us.off() -
+           2 * us.count(LongNardyPolicy::kHead);
+  }
 };
 
 }  // namespace nardy

@@ -26,10 +26,12 @@
 
 #include <bit>
 #include <cstdint>
+#include <string>
 
 #include "nardy/movelist.hpp"
 #include "nardy/position.hpp"
 #include "nardy/rules.hpp"
+#include "nardy/variants/traits.hpp"
 
 namespace nardy {
 
@@ -38,6 +40,7 @@ namespace shlem {
 inline constexpr int kReserve = kBar;  // slot 24: reserves not yet entered
 inline constexpr int kHitOut = kOff;   // slot 25: checkers hit out of the game
 inline constexpr int kReserves = 3;
+inline constexpr int kCheckers = 15;  // 12 on the board at the start + 3 reserves
 inline constexpr int kPrisonerSlot = 26;  // slots 26..31 = prisoner mask, 4 bits a slot
 inline constexpr uint32_t kOwnLine = 0xFFFu;        // indices 0..11
 inline constexpr uint32_t kTheirLine = 0xFFF000u;   // indices 12..23
@@ -302,6 +305,117 @@ struct ShlemPolicy {
   bool per_player_;
   mutable bool double_turn_ = false;
   mutable bool order_flag_ = false;
+};
+
+// Shlem's game (traits.hpp): one checker on each point of the own line and three reserves,
+// the end rules of shlem::status, prisoners written -1 in side arrays.
+struct Shlem {
+  static constexpr const char* kKey = "SHLEM";
+  static constexpr VariantName kNames[] = {{"shlem"}, {"шлем"}, {"shlem nardy"}, {"helmet"}};
+  using Policies = PolicyList<ShlemPolicy>;
+  static constexpr int policy_index(const Rules&) noexcept { return 0; }
+  static constexpr Rules step_rules(const Rules& r) noexcept { return r; }
+  // The same (from, to) may take a prisoner or hit out: Step::hit says which.
+  static constexpr bool kStepsMatchHit = true;
+
+  static constexpr int kCheckers = shlem::kCheckers;
+  static constexpr bool kHasBar = true;  // slot 24 holds the reserves
+  static constexpr int to_mover(int j) noexcept { return shlem::to_mover(j); }
+  static constexpr SideArray start() noexcept {
+    SideArray s{};
+    for (int i = 0; i < 12; ++i) s[i] = 1;
+    s[shlem::kReserve] = shlem::kReserves;
+    return s;
+  }
+
+  // Without the pass rule, which needs history.
+  static bool finished(const Position& pos, const Rules& rules) noexcept {
+    return shlem::status(pos, rules).over;
+  }
+
+  // blockade (L * L points), closed_points (1), or a draw; in claim mode every policy claims
+  // its blockade at the first chance.
+  static constexpr const char* kKinds[] = {"blockade", "closed_points"};
+  static bool game_end(const Position& pos, const Rules& rules, int on_roll, int passes,
+                       Outcome& out) noexcept {
+    const shlem::Status st = shlem::status(pos, rules, passes);
+    if (st.over) {
+      if (st.winner == 0) {
+        out.winner = -1;
+        out.kind = 0;
+        out.points = 0;
+        return true;
+      }
+      out.winner = st.winner > 0 ? on_roll : 1 - on_roll;
+      out.kind = st.reason == shlem::EndReason::Blockade ? 0 : 1;
+      out.points = st.value;
+      return true;
+    }
+    if (st.claimable) {
+      out.winner = on_roll;
+      out.kind = 0;
+      out.points = st.us_blockade * st.us_blockade;
+      return true;
+    }
+    return false;
+  }
+
+  // +64 * longest blockade + 6 * closed points on the opponent's territory + 4 * opponent
+  // checkers held prisoner or hit out - 4 * own prisoners + own checkers over there.
+  static int greedy_score(const Position& after) noexcept {
+    const Side& us = after.us;
+    const Side& them = after.them;
+    const uint32_t their_pris = shlem::prisoners(them);
+    const uint32_t our_pris = shlem::prisoners(us);
+    int on_their_territory = 0;
+    for (uint32_t m = us.occ1() & shlem::kTheirLine; m; m &= m - 1)
+      on_their_territory += us.count(std::countr_zero(m));
+    return 64 * shlem::longest_blockade(us) + 6 * shlem::closed_on_their_territory(us) +
+           4 * (std::popcount(their_pris) + them.count(shlem::kHitOut)) -
+           4 * std::popcount(our_pris) + on_their_territory;
+  }
+
+  // 15 checkers a side (a prisoner, -1, counts one), at most 3 reserves; a point holds both
+  // colours only as one prisoner under one or more capturers.
+  static std::string validate(const SideArray& us, const SideArray& them) {
+    const SideArray* sides[2] = {&us, &them};
+    const char* names[2] = {"mover", "opponent"};
+    for (int s = 0; s < 2; ++s) {
+      const SideArray& a = *sides[s];
+      int total = 0;
+      for (int k = 0; k < kSlots; ++k) {
+        const int n = a[k];
+        if (n < (k < kPoints ? -1 : 0) || n > kCheckers)
+          return std::string(names[s]) + " slot " + std::to_string(k) + " holds " +
+                 std::to_string(n) + (k < kPoints ? " (-1 = a prisoner, 0..15 allowed)"
+                                                 : " checkers (0..15 allowed)");
+        total += n < 0 ? 1 : n;
+      }
+      if (total != kCheckers)
+        return std::string(names[s]) + " has " + std::to_string(total) +
+               " checkers, must have exactly 15";
+      if (a[shlem::kReserve] > shlem::kReserves)
+        return std::string(names[s]) + " has " + std::to_string(a[shlem::kReserve]) +
+               " reserve checkers, at most 3";
+    }
+    for (int i = 0; i < kPoints; ++i) {
+      const int j = shlem::to_mover(i);
+      const int a = us[i], b = them[j];
+      const std::string where =
+          "mover index " + std::to_string(i) + " (opponent index " + std::to_string(j) + ")";
+      if (a < 0 && b < 0) return where + ": both checkers marked prisoner";
+      if (a < 0 && b == 0) return where + ": a prisoner of the mover with no capturer on it";
+      if (b < 0 && a == 0) return where + ": a prisoner of the opponent with no capturer on it";
+      if (a > 0 && b > 0)
+        return where + ": both sides hold checkers and neither is a prisoner (mark it -1)";
+    }
+    return {};
+  }
+
+  static Side make_side(const SideArray& a) noexcept { return shlem::make_side(a); }
+
+  // Prisoners need the checks of validate(): no fast path.
+  static constexpr bool pack(const int8_t*, Position&) noexcept { return false; }
 };
 
 }  // namespace nardy

@@ -1,0 +1,229 @@
+// The engine template: every request of EngineCore for one variant's traits V (traits.hpp) and
+// one of its move policies P, with the loops of a request inside (perft's plies, a rollout's
+// game, a benchmark's positions, a batch's rows), so the compiler sees the policy throughout.
+// Included by the registry alone, which builds one of these per (variant, policy).
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "nardy/engine.hpp"
+#include "nardy/enumerator.hpp"
+#include "nardy/features.hpp"
+#include "nardy/variants/traits.hpp"
+
+namespace nardy {
+
+namespace detail {
+
+// Depth-first: a step can have several successor states with the same position (e.g. which
+// checker of a point moved, when the rules follow individual checkers), and only some of them
+// may let the following steps apply.
+template <class P>
+bool apply_from(const P& policy, const typename P::State& s, const Step* steps, int k, int n,
+                Position& result, bool match_hit) {
+  if (k == n) {
+    result = s.pos;
+    return true;
+  }
+  const Step want = steps[k];
+  if (want.from < 0 || want.from > kBar) return false;
+  bool done = false;
+  for (int die = 1; die <= 6 && !done; ++die) {
+    if (!(policy.sources(s, die) >> want.from & 1u)) continue;
+    policy.for_each_step(s, want.from, die, [&](const typename P::State& next, Step st) {
+      if (!done && st.to == want.to && (!match_hit || st.hit == want.hit))
+        done = apply_from(policy, next, steps, k + 1, n, result, match_hit);
+    });
+  }
+  return done;
+}
+
+}  // namespace detail
+
+template <class V, class P>
+class EngineImpl final : public EngineCore {
+ public:
+  explicit EngineImpl(const Rules& rules)
+      : rules_(rules), policy_(rules), enum_(policy_), step_policy_(V::step_rules(rules)) {}
+  // The enumerator keeps a reference to the policy beside it.
+  EngineImpl(const EngineImpl&) = delete;
+  EngineImpl& operator=(const EngineImpl&) = delete;
+
+  void generate(const Position& pos, int d1, int d2, MoveList& out) override {
+    enum_.generate(pos, d1, d2, out);
+  }
+
+  size_t count(const Position& pos, int d1, int d2) override { return enum_.count(pos, d1, d2); }
+
+  bool pick(const Position& pos, int d1, int d2, IndexOf index_of, void* context,
+            Position& result) override {
+    return enum_.pick(
+        pos, d1, d2, [&](size_t n) { return index_of(context, n); }, result);
+  }
+
+  bool apply_steps(const Position& pos, const Step* steps, int n,
+                   Position& result) const override {
+    typename P::State starts[2];
+    // The most permissive start state: step physics only (whole-turn limits are checked by
+    // membership in the generated move set).
+    const int n_starts = step_policy_.begin_turn(pos, 1, 2, starts);
+    return detail::apply_from(step_policy_, starts[n_starts - 1], steps, 0, n, result,
+                              V::kStepsMatchHit);
+  }
+
+  uint64_t perft(const Position& pos, int depth, bool ordered) override {
+    if (depth < 0) throw std::invalid_argument("perft depth must be >= 0");
+    while (static_cast<int>(scratch_.size()) < depth + 1)
+      scratch_.push_back(std::make_unique<MoveList>());
+    return perft_rec(pos, depth, ordered);
+  }
+
+  bool finished(const Position& pos) const noexcept override { return V::finished(pos, rules_); }
+
+  bool game_end(const Position& pos, int on_roll, int passes,
+                Outcome& out) const noexcept override {
+    return V::game_end(pos, rules_, on_roll, passes, out);
+  }
+
+  int greedy_score(const Position& after) const noexcept override {
+    return V::greedy_score(after);
+  }
+
+  size_t choose_greedy(const MoveList& list) const noexcept override {
+    const size_t n = list.size();
+    if (n <= 1) return 0;
+    size_t best = 0;
+    int best_score = V::greedy_score(list[0].result);
+    for (size_t i = 1; i < n; ++i) {
+      const int s = V::greedy_score(list[i].result);
+      if (s > best_score) {
+        best_score = s;
+        best = i;
+      }
+    }
+    return best;
+  }
+
+  Outcome play_trial(MoveList& list, const Position& start, RolloutPolicy policy, uint64_t seed,
+                     uint64_t trial, uint32_t max_plies) override {
+    const uint64_t key = trial_key(seed, trial);
+    Position pos = start;
+    int on_roll = 0, passes = 0;
+    Outcome out;
+    for (uint32_t ply = 0;; ++ply) {
+      if (V::game_end(pos, rules_, on_roll, passes, out)) {
+        out.plies = ply;
+        return out;
+      }
+      if (ply == max_plies) break;
+      int d1, d2;
+      dice_from_word(stream_draw(key, 2 * uint64_t{ply}), d1, d2);
+      bool moved;
+      if (policy == RolloutPolicy::Random) {
+        // Only the chosen move is made (Enumerator::pick): the same move as
+        // list[uniform(word, n)].
+        const uint64_t word = stream_draw(key, 2 * uint64_t{ply} + 1);
+        Position next;
+        moved = enum_.pick(
+            pos, d1, d2,
+            [word](size_t n) { return uniform_from_word(word, static_cast<uint32_t>(n)); },
+            next);
+        if (moved) pos = next.swapped();
+      } else {
+        enum_.generate(pos, d1, d2, list);
+        moved = !list.empty();
+        if (moved) pos = list[choose_greedy(list)].result.swapped();
+      }
+      if (moved) {
+        passes = 0;
+      } else {
+        pos = pos.swapped();
+        ++passes;
+      }
+      on_roll ^= 1;
+    }
+    out = Outcome{};
+    out.winner = -2;
+    out.plies = max_plies;
+    return out;
+  }
+
+  EnumerationStats enumerate_all(const std::vector<Position>& positions, int repeat) override {
+    EnumerationStats stats;
+    MoveList list;
+    const auto start = std::chrono::steady_clock::now();
+    for (int r = 0; r < repeat; ++r)
+      for (const Position& p : positions)
+        for (const Roll& roll : rolls(false)) {
+          enum_.generate(p, roll.d1, roll.d2, list);
+          ++stats.enumerations;
+          stats.results += list.size();
+        }
+    stats.seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return stats;
+  }
+
+  std::string parse_rows(const int8_t* rows, const int8_t* dice, size_t n,
+                         std::vector<Position>& out) const override {
+    out.resize(n);
+    for (size_t i = 0; i < n; ++i) {
+      const int8_t* row = rows + i * kRowBytes;
+      if (dice) {
+        const int d1 = dice[2 * i], d2 = dice[2 * i + 1];
+        if (d1 < 1 || d1 > 6 || d2 < 1 || d2 > 6)
+          return "#dice " + std::to_string(i) + " = (" + std::to_string(d1) + ", " +
+                 std::to_string(d2) + "): dice must be integers from 1 to 6";
+      }
+      if (V::pack(row, out[i])) continue;
+      SideArray us{}, them{};
+      for (int k = 0; k < kSlots; ++k) {
+        us[k] = row[k];
+        them[k] = row[kSlots + k];
+      }
+      std::string err = V::validate(us, them);
+      if (!err.empty()) return "position " + std::to_string(i) + ": " + err;
+      out[i] = Position{V::make_side(us), V::make_side(them)};
+    }
+    return {};
+  }
+
+ private:
+  uint64_t perft_rec(const Position& pos, int depth, bool ordered) {
+    if (depth == 0) return 1;
+    if (V::finished(pos, rules_)) return 0;
+    uint64_t total = 0;
+    if (depth == 1) {  // the leaves are only counted (a pass is one leaf)
+      for (const Roll& r : rolls(ordered)) {
+        const size_t n = enum_.count(pos, r.d1, r.d2);
+        total += (n ? n : 1) * static_cast<uint64_t>(r.weight);
+      }
+      return total;
+    }
+    MoveList& list = *scratch_[depth];
+    for (const Roll& r : rolls(ordered)) {
+      enum_.generate(pos, r.d1, r.d2, list);
+      uint64_t sub = 0;
+      if (list.empty()) {
+        sub = perft_rec(pos.swapped(), depth - 1, ordered);
+      } else {
+        for (size_t i = 0; i < list.size(); ++i)
+          sub += perft_rec(list[i].result.swapped(), depth - 1, ordered);
+      }
+      total += sub * static_cast<uint64_t>(r.weight);
+    }
+    return total;
+  }
+
+  Rules rules_;
+  P policy_;
+  Enumerator<P> enum_;
+  P step_policy_;                                   // under V::step_rules(rules_)
+  std::vector<std::unique_ptr<MoveList>> scratch_;  // one list per perft depth
+};
+
+}  // namespace nardy
