@@ -19,7 +19,7 @@ PKG = ROOT / "python" / "nardy"
 
 # The shared layers: the game modules, batch, the CLI, positions and notation, the text and
 # JSON forms. (The .mat/SGF records, a backgammon format, are checked in their own tests.)
-SHARED = ["game.py", "scoring.py", "cube.py", "results.py", "phases.py", "batch.py", "cli.py",
+SHARED = ["game.py", "scoring.py", "cube.py", "results.py", "phases.py", "rules.py", "batch.py", "cli.py",
           "position.py", "notation.py", "match.py", "formats/text.py", "formats/jsonform.py"]
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from nardy.errors import IllegalMoveError, InvalidNotationError
+from nardy.errors import InvalidNotationError
 from nardy.variants import WHITE, Variant
 
 if TYPE_CHECKING:
