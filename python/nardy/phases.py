@@ -1,14 +1,27 @@
 """The phase machine of a game: who acts, with which dice, and when it ends.
 
-A game is always in one :class:`Phase`::
+A game is always in one :class:`Phase`, the same machine for every variant::
 
-    OPENING --roll()--> MOVE (opening_roll="rolloff") | ROLL ("fresh")
+    OPENING --roll()--> MOVE                (opening throws, ties again; under
+                                             opening_roll="fresh" the starter's throw too)
     ROLL ---roll()----> MOVE                (the player on roll throws two dice)
     MOVE ---play()/pass_turn()--> ROLL | OVER
     ROLL ---double()--> DOUBLED --take()--> ROLL;  --drop()--> OVER
                         DOUBLED --beaver()--> BEAVERED --raccoon()--> RACCOONED
     ROLL | MOVE --resign()--> RESIGNED --accept()--> OVER;  --decline()--> back
     ROLL ---claim()---> OVER                (variants whose end rule lets a player claim)
+
+``roll()`` without dice always ends in ``MOVE``. ``roll(dice)`` records exactly one throw, as
+records replay them: at the opening ``(white's die, black's die)``, which under ``"fresh"``
+leaves the starter in ``ROLL`` for his own ``roll(dice)`` (he may double first). So one loop
+plays any variant to the end (docs/games.md)::
+
+    while not game.is_game_over():
+        if game.phase is Phase.MOVE:
+            moves = game.legal_moves()
+            game.play(choose(moves) if moves else PASS)
+        else:
+            game.roll()
 
 :class:`GameCore` holds the state every part of :class:`nardy.Game` reads; :class:`Turns`
 the opening, rolling, moving, passing, resigning and claiming.
@@ -152,9 +165,13 @@ class Turns(GameCore):
     def roll(self, dice: Sequence[int] | None = None) -> None:
         """Rolls the dice, or uses ``dice`` (a pair of 1..6).
 
-        At the opening each player throws one die: ``dice`` is then (white's die, black's
-        die); without dice, ties are re-thrown until the dice differ (each throw is recorded).
-        Otherwise the player on roll throws two dice and must then :meth:`play` or
+        Without dice, ``roll()`` always ends with dice to play (phase ``MOVE``): at the
+        opening each player throws one die, ties are thrown again until the dice differ, and
+        under ``opening_roll="fresh"`` the starter then throws his two dice; each throw is
+        recorded as its own action. With dice, exactly that one throw: at the opening
+        ``(white's die, black's die)`` (a tie stays in ``OPENING``; under ``"fresh"`` the
+        game is then in ``ROLL`` for the starter's own throw, before which he may double);
+        otherwise the two dice of the player on roll, who must then :meth:`play` or
         :meth:`pass_turn`.
         """
         if self._phase is Phase.OPENING:
@@ -167,7 +184,10 @@ class Turns(GameCore):
                 else:
                     throw = (self._die(), self._die())
                 self._opening_throw(throw, explicit=False)
-            return
+            if self._phase is not Phase.ROLL:
+                return
+            # "fresh": the starter's first throw belongs to the opening too, so that roll()
+            # leads from the opening to dice to play in every variant
         self._need(Phase.ROLL)
         if dice is not None:
             pair = _dice_pair(dice)
