@@ -17,6 +17,8 @@ above stay importable without the compiled core):
 * :mod:`nardy.formats.mat` and :mod:`nardy.formats.sgf` -- ``.mat`` (Jellyfish/gnubg) and SGF
   match records, read through the validating replay of :mod:`nardy.formats._replay`
   (:mod:`nardy.formats.records` gathers them).
+* :mod:`nardy.formats.nardyrec` -- the nardy record, for games and matches of every variant,
+  and :func:`convert_record` between the record formats.
 """
 
 from nardy.formats.fibs import FibsBoard, format_fibs_board, parse_fibs_board
@@ -56,9 +58,12 @@ _LAZY = {
     "MatchRecord": "nardy.formats.records", "read_mat": "nardy.formats.mat",
     "read_sgf": "nardy.formats.sgf", "write_mat": "nardy.formats.mat",
     "write_sgf": "nardy.formats.sgf",
+    "read_record": "nardy.formats.nardyrec", "write_record": "nardy.formats.nardyrec",
+    "convert_record": "nardy.formats.nardyrec",
 }
-__all__ += ["FORMAT", "MatchRecord", "TextState", "from_json", "from_text", "read_mat",
-            "read_sgf", "to_json", "to_text", "write_mat", "write_sgf"]
+__all__ += ["FORMAT", "MatchRecord", "TextState", "convert_record", "from_json", "from_text",
+            "read_mat", "read_record", "read_sgf", "to_json", "to_text", "write_mat",
+            "write_record", "write_sgf"]
 
 
 def __getattr__(name: str):  # PEP 562: the engine-backed formats load on first use

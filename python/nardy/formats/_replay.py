@@ -49,10 +49,13 @@ class _Event:
     player: int               # who acts (for win: the winner)
     dice: tuple[int, int] | None = None
     text: str | None = None   # move notation (our point numbers; may be empty: no move)
-    value: int | None = None  # Doubles => value, Wins value points
+    value: float | None = None  # Doubles => value, Wins value points
     resigned: bool | None = None  # win: True by resignation (SGF "R"), None unknown
     capped: bool = False      # win: "Wins N points and the match", N may be capped
     blank: str | None = None  # dice only: "dance" (Cannot Move), "unknown" (????)
+    exact: bool = False       # the move is written as the variant formats it (nardy record)
+    reason: str | None = None  # result (nardy record): how the game ended
+    winner: int | None = None  # result: the winner, None for a draw
     move_no: int = 0          # numbered line of the .mat layout
     line: int | None = None   # line of the .mat text
 
@@ -63,7 +66,7 @@ def _error(why: str, game: int | None = None, ev: _Event | None = None,
     if game is not None:
         where.append(f"game {game}")
     if ev is not None:
-        where.append(f"move {ev.move_no} ({_NAMES[ev.player]})")
+        where.append(f"move {ev.move_no} ({_NAMES.get(ev.player, 'nobody')})")
         line = ev.line if line is None else line
     if line is not None:
         where.append(f"line {line}")
@@ -147,14 +150,15 @@ def _parse_rules_tag(text: str, what: str) -> dict[str, Any]:
 
 def _make_match(length: int, rules: dict[str, Any], crawford: bool, given: Any,
                 score: tuple[int, int] | None = None, post_crawford: bool = False,
-                variant_cls: Any = Backgammon) -> Any:
+                variant_cls: Any = Backgammon, variant: Any = None) -> Any:
     from nardy.game import GameRules
     from nardy.match import Match
 
     vopts = {k: v for k, v in rules.items() if k in variant_cls.options}
     grules = {k: v for k, v in rules.items() if k not in variant_cls.options}
     try:
-        variant = variant_cls(**vopts)
+        if variant is None:
+            variant = variant_cls(**vopts)
         if given is not None:
             base = given if isinstance(given, GameRules) else GameRules(**given)
         else:
@@ -202,7 +206,7 @@ def _replay_game(match: Any, k: int, events: list[_Event], score: tuple[int, int
         def fail(why: str, ev: _Event = ev) -> InvalidRecordError:
             return _error(why, k, ev)
 
-        if g.is_game_over() and ev.kind != "win":
+        if g.is_game_over() and ev.kind not in ("win", "result"):
             raise fail("the game is already over")
         try:
             if ev.kind in ("move", "roll"):
@@ -217,7 +221,7 @@ def _replay_game(match: Any, k: int, events: list[_Event], score: tuple[int, int
                                        "opening roll-off cannot be")
                         hi, lo = max(d1, d2), min(d1, d2)
                         g.roll((hi, lo) if ev.player == WHITE else (lo, hi))
-                elif g.phase is Phase.MOVE:
+                elif g.phase is Phase.MOVE and not _after_opening(events, j):
                     raise fail(f"{_NAMES[g.turn]} rolled {g.dice[0]}{g.dice[1]} and has not "
                                "moved (a cell with dice only, but a move was possible)")
                 if g.phase is Phase.ROLL:
@@ -236,11 +240,38 @@ def _replay_game(match: Any, k: int, events: list[_Event], score: tuple[int, int
                 if ev.kind == "roll" or not ev.text:
                     _dice_only(g, ev, nxt, fail)
                     continue
+                if ev.exact:
+                    g.play(_formatted(g, ev, fail))
+                    continue
                 try:
                     move = g.position.parse_move(ev.text, g.dice)
                 except Error as e:
                     raise fail(f"{ev.dice[0]}{ev.dice[1]}: {ev.text}: {e}") from None
                 g.play(_as_written(g, ev.text, move))
+            elif ev.kind == "opening":
+                if g.phase is not Phase.OPENING:
+                    raise fail(f"an opening throw, but the game is in phase {g.phase}")
+                g.roll(ev.dice)
+            elif ev.kind in ("beaver", "raccoon", "accept", "decline", "claim"):
+                if g.to_act != ev.player:
+                    raise fail(f"{ev.kind}: the game waits for "
+                               f"{_NAMES.get(g.to_act, 'nobody')} ({g.phase})")
+                getattr(g, ev.kind)()
+            elif ev.kind == "play":   # the move of a roll written before (nardy record)
+                if g.phase is not Phase.MOVE or g.turn != ev.player:
+                    raise fail(f"{_NAMES[ev.player]} plays, but the game waits for "
+                               f"{_NAMES.get(g.to_act, 'nobody')} ({g.phase})")
+                if ev.text == "pass":
+                    if g.move_count():
+                        raise fail(f"a pass, but {g.move_count()} legal moves exist")
+                    g.pass_turn()
+                else:
+                    ev.dice = g.dice
+                    g.play(_formatted(g, ev, fail))
+            elif ev.kind == "resign":
+                g.resign(ev.text, ev.player)
+            elif ev.kind == "result":
+                _check_result(g, ev, fail)
             elif ev.kind == "double":
                 if g.phase is Phase.DOUBLED and ev.player == g.to_act:
                     g.beaver()   # SGF: a double by the doubled player is a beaver
@@ -271,12 +302,22 @@ def _replay_game(match: Any, k: int, events: list[_Event], score: tuple[int, int
         raise _error("the game is not finished, but another game follows", k)
 
 
+def _after_opening(events: list[_Event], j: int) -> bool:
+    """Event ``j`` plays the opening throw: only a declined resignation comes between."""
+    k = j - 1
+    while k >= 0 and events[k].kind in ("resign", "decline"):
+        k -= 1
+    return k >= 0 and events[k].kind == "opening"
+
+
 def _dice_only(g: Any, ev: _Event, nxt: _Event | None, fail: Any) -> None:
     """A roll written without a move: a dance, a roll after which a player resigned (the
     next event is the win), or a forced move left out (FIBS plays it for the player)."""
     assert ev.dice is not None
     n = g.move_count()
     dice = f"{ev.dice[0]}{ev.dice[1]}"
+    if nxt is not None and nxt.kind == "resign" and ev.blank == "unknown":
+        return                               # rolled, then resigned (nardy record)
     if not n:
         g.pass_turn()
         return
@@ -287,7 +328,7 @@ def _dice_only(g: Any, ev: _Event, nxt: _Event | None, fail: Any) -> None:
             trial = copy.copy(g)
             trial.play(trial.legal_moves()[0])
             r = trial.result()
-            if r is not None and r.winner == nxt.player:
+            if r is not None and r.winner == nxt.player and nxt.value in (None, r.points):
                 g.play(g.legal_moves()[0])   # the forced move that won the game
         return                               # otherwise: rolled, then resigned
     if ev.blank == "unknown":
@@ -296,6 +337,35 @@ def _dice_only(g: Any, ev: _Event, nxt: _Event | None, fail: Any) -> None:
         g.play(g.legal_moves()[0])
         return
     raise fail(f"no move written for {dice}, but {n} legal moves exist")
+
+
+def _formatted(g: Any, ev: _Event, fail: Any) -> Any:
+    """The legal move that ``ev.text`` denotes in the variant's notation: as parsed, or
+    else the legal move that the variant writes so."""
+    from nardy.notation import format_move
+
+    v, who = g.variant, g.turn
+    try:
+        return g.position.parse_move(ev.text, g.dice)
+    except Error:
+        pass
+    for move in g.legal_moves():
+        if format_move(move, v, who) == ev.text:
+            return move
+    dice = "".join(map(str, ev.dice or g.dice))
+    raise fail(f"{dice}: {ev.text!r} is not a legal move written in {v.name}'s notation")
+
+
+def _check_result(g: Any, ev: _Event, fail: Any) -> None:
+    r = g.result()
+    if r is None:
+        raise fail("a result, but the game is not over")
+    said = "a draw" if ev.winner is None else f"{_NAMES[ev.winner]} wins {ev.text}"
+    if (r.winner != ev.winner or (ev.winner is not None and r.kind != ev.text)
+            or r.points != ev.value or r.reason != ev.reason):
+        got = "a draw" if r.winner is None else f"{_NAMES[r.winner]} wins {r.kind}"
+        raise fail(f"the record says {said}, {ev.value} point(s) ({ev.reason}); the game "
+                   f"gives {got}, {r.points} point(s) ({r.reason})")
 
 
 def _as_written(g: Any, text: str, move: Any) -> Any:
@@ -393,8 +463,9 @@ def _check_match_won(match: Any, ev: _Event, points: float, fail: Any) -> None:
 
 
 def _replay(length: int, rules: dict[str, Any], crawford: bool, given: Any,
-            games: list[tuple[list[_Event], tuple[int, int] | None]],
-            post_crawford: bool | None = None, variant_cls: Any = Backgammon) -> Any:
+            games: list[tuple[list[_Event], Any]],
+            post_crawford: bool | None = None, variant_cls: Any = Backgammon,
+            variant: Any = None, numbered: bool = False) -> Any:
     """The match the games give. It starts at the first game's score; when a player is one
     point away there and the record does not say (``post_crawford`` None) whether the
     Crawford game was already played, the first game is taken as the Crawford game unless
@@ -408,7 +479,7 @@ def _replay(length: int, rules: dict[str, Any], crawford: bool, given: Any,
     for post in tries:
         try:
             return _replay_from(length, rules, crawford, given, games, start, post,
-                                variant_cls)
+                                variant_cls, variant, numbered)
         except InvalidRecordError as e:
             first = first or e
     assert first is not None
@@ -416,16 +487,19 @@ def _replay(length: int, rules: dict[str, Any], crawford: bool, given: Any,
 
 
 def _replay_from(length: int, rules: dict[str, Any], crawford: bool, given: Any,
-                 games: list[tuple[list[_Event], tuple[int, int] | None]],
-                 start: tuple[int, int] | None, post_crawford: bool, variant_cls: Any) -> Any:
-    match = _make_match(length, rules, crawford, given, start, post_crawford, variant_cls)
+                 games: list[tuple[list[_Event], Any]],
+                 start: tuple[int, int] | None, post_crawford: bool, variant_cls: Any,
+                 variant: Any = None, numbered: bool = False) -> Any:
+    match = _make_match(length, rules, crawford, given, start, post_crawford, variant_cls,
+                        variant)
     for k, (events, score) in enumerate(games, start=1):
         if k > 1:
             try:
                 match.next_game()
             except Error as e:
                 raise _error(f"cannot start this game: {e}", k) from None
-        _number(events)
+        if not numbered:   # the events carry the record's own numbers
+            _number(events)
         _replay_game(match, k, events, score, k == len(games))
     return match
 

@@ -25,7 +25,7 @@ _MAT_RULE_TAGS = ("Variation", "Crawford", "PostCrawford", "Jacoby", "Beaver", "
 _MAT_SKIP_RULES = ("jacoby", "beaver", "max_cube")
 
 
-def _points(n: int) -> str:
+def _points(n: float) -> str:
     return f"{n} point" if n == 1 else f"{n} points"
 
 
