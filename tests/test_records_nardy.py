@@ -172,9 +172,11 @@ def test_backgammon_round_trip_mat_sgf_nardy(seed, length, start):
             # .mat and SGF keep no declined resignation: compare the rest of the history
             for g, h in zip(m.games, r.match.games, strict=True):
                 # nor the order of the dice (the higher die is written first)
-                kept = [_unordered(a) for a in _without_declined(g.history)]
-                assert kept == [_unordered(a) for a in h.history]
-                assert g.position == h.position and g.result() == h.result()
+                assert _kept(g.history) == _kept(h.history)
+                assert g.result() == h.result()
+                assert h.position in (g.position, g.position.pass_turn())
+                if h.position != g.position:   # only when .mat's dice-alone cell is unclear
+                    assert write is write_mat and len(h.history) != len(g.history)
             assert r.match.score == m.score
         assert write(r) == text
 
@@ -186,6 +188,16 @@ def test_money_round_trip_mat_sgf(seed):
     for write, read in ((write_mat, read_mat), (write_sgf, read_sgf)):
         r = read(write(m))
         assert write(r) == write(m) and r.match.score == m.score
+
+
+def _kept(history):
+    """What .mat and SGF keep of a history (see _without_declined and _unordered), less a pass
+    just before the resignation that ends the game: dice alone before the win are a roll
+    then a resignation, or a dance then one, and the record cannot tell which."""
+    out = [_unordered(a) for a in _without_declined(history)]
+    if len(out) >= 3 and out[-2].kind == "resign" and out[-3].kind == "pass":
+        del out[-3]
+    return out
 
 
 def _unordered(a):

@@ -56,6 +56,7 @@ class _Event:
     exact: bool = False       # the move is written as the variant formats it (nardy record)
     reason: str | None = None  # result (nardy record): how the game ended
     winner: int | None = None  # result: the winner, None for a draw
+    col: int | None = None    # column of the cell in the .mat text
     move_no: int = 0          # numbered line of the .mat layout
     line: int | None = None   # line of the .mat text
 
@@ -236,7 +237,7 @@ def _replay_game(match: Any, k: int, events: list[_Event], score: tuple[int, int
                                    f"has {ev.dice[0]}{ev.dice[1]}")
                 else:
                     raise fail(f"cannot roll now: the game waits for "
-                               f"{_NAMES[g.to_act]} ({g.phase})")
+                               f"{_NAMES.get(g.to_act, 'nobody')} ({g.phase})")
                 if ev.kind == "roll" or not ev.text:
                     _dice_only(g, ev, nxt, fail)
                     continue
@@ -280,7 +281,7 @@ def _replay_game(match: Any, k: int, events: list[_Event], score: tuple[int, int
                 else:
                     if g.phase is not Phase.ROLL or g.turn != ev.player:
                         raise fail(f"cannot double now: the game waits for "
-                                   f"{_NAMES[g.to_act]} ({g.phase})")
+                                   f"{_NAMES.get(g.to_act, 'nobody')} ({g.phase})")
                     g.double()
                     if ev.value is not None and ev.value != g.rules.stake(g.cube_level + 1):
                         raise fail(f"'Doubles => {ev.value}', but the cube goes to "
@@ -302,6 +303,15 @@ def _replay_game(match: Any, k: int, events: list[_Event], score: tuple[int, int
         raise _error("the game is not finished, but another game follows", k)
 
 
+def _mat_roll_then_resign(ev: _Event, nxt: _Event) -> bool:
+    """gnubg's .mat layout tells a roll followed by a resignation from a dance followed by
+    one: the "Wins" stays on the dice's line, except after a dance in the left column
+    followed by black's win, which is on that line too but in black's column (34)."""
+    if ev.line is None or nxt.line != ev.line or nxt.col is None:
+        return False
+    return not (ev.player == WHITE and nxt.col >= 34)
+
+
 def _after_opening(events: list[_Event], j: int) -> bool:
     """Event ``j`` plays the opening throw: only a declined resignation comes between."""
     k = j - 1
@@ -318,6 +328,9 @@ def _dice_only(g: Any, ev: _Event, nxt: _Event | None, fail: Any) -> None:
     dice = f"{ev.dice[0]}{ev.dice[1]}"
     if nxt is not None and nxt.kind == "resign" and ev.blank == "unknown":
         return                               # rolled, then resigned (nardy record)
+    if nxt is not None and nxt.kind == "win" and not n and (
+            ev.kind == "roll" or _mat_roll_then_resign(ev, nxt)):
+        return    # a roll, then a resignation: no pass
     if not n:
         g.pass_turn()
         return
@@ -443,7 +456,7 @@ def _replay_win(match: Any, g: Any, ev: _Event, fail: Any) -> None:
     if g.phase not in (Phase.ROLL, Phase.MOVE):
         raise fail(f"the record ends with a win for {_NAMES[ev.player]}, which only a "
                    f"resignation by {_NAMES[loser]} can give, and the game waits for "
-                   f"{_NAMES[g.to_act]} ({g.phase})")
+                   f"{_NAMES.get(g.to_act, 'nobody')} ({g.phase})")
     for level in range(1, len(g.scoring.kinds) + 1):
         trial = copy.copy(g)
         trial.resign(level, loser)
@@ -559,6 +572,8 @@ def _step_text(step: Any) -> str:
 
 def _game_events(g: Any, sgf: bool) -> tuple[list[_Event], int, Any]:
     """Events of a game's history; also the automatic doubles and the move objects."""
+    from nardy.game import FRESH
+
     events: list[_Event] = []
     moves: list[Any] = []
     auto = g.automatic_doubles
@@ -567,6 +582,11 @@ def _game_events(g: Any, sgf: bool) -> tuple[list[_Event], int, Any]:
     for a in g.history:
         kind = a.kind
         if kind == "opening":
+            # the roll-off's dice are the starter's first roll: written as dice alone when
+            # a resignation, not a move, follows them
+            d1, d2 = a.dice
+            rolloff = g.rules.opening_roll != FRESH and d1 != d2
+            pending = a._replace(player=WHITE if d1 > d2 else BLACK) if rolloff else None
             continue
         if kind == "roll":
             pending = a

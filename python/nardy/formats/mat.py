@@ -202,7 +202,8 @@ def _mat_cells(line: str, start: int, lineno: int) -> list[_Event]:
                 cells.append(_Event("loss", player, value=int(m.group("lv")), line=lineno))
             else:
                 cells.append(_Event("win", player, value=int(m.group("wv")),
-                                    capped=m.group("wm") is not None, line=lineno))
+                                    capped=m.group("wm") is not None, line=lineno,
+                                    col=m.start()))
     return cells
 
 
