@@ -86,6 +86,9 @@ def test_show_other_variants_turn_dice_and_cube(capsys) -> None:
                      "dice=52 cube=4w", "--json")
     doc = json.loads(out)
     assert doc["dice"] == [5, 2] and doc["cube"] == {"value": 4, "owner": "white"}
+    rc, out, _ = run(capsys, "show", "backgammon W:24x2,13x5,8x3,6x5 B:24x2,13x5,8x3,6x5 w "
+                     "cube=2b match=7:2-4", "--ascii")
+    assert "match to 7: white 2, black 4" in out.split("\n")[0]
     rc, out, _ = run(capsys, "show", "shlem")
     assert rc == 0 and "stage 1" in out and "reserve 3" in out
     doc = json.loads(run(capsys, "show", "shlem", "--json")[1])

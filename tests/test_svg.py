@@ -31,7 +31,8 @@ from tests.reference.board_layout import (
     white_slot,
 )
 
-cairosvg = pytest.importorskip("cairosvg", reason="cairosvg is not installed (pip install cairosvg)")
+cairosvg = pytest.importorskip("cairosvg",
+                               reason="cairosvg is not installed (pip install cairosvg)")
 Image = pytest.importorskip("PIL.Image")
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
@@ -45,6 +46,20 @@ feTurbulence filter font font-face font-face-format font-face-name font-face-src
 foreignObject g glyph glyphRef hkern image line linearGradient marker mask metadata
 missing-glyph mpath path pattern polygon polyline radialGradient rect script set stop style
 svg switch symbol text textPath title tref tspan use view vkern""".split())
+
+# Attributes each element may carry (SVG 1.1: the element's own attributes, the core
+# attributes id/class, and the presentation attributes of appendix M).
+PRESENTATION = {"fill", "fill-opacity", "stroke", "stroke-width", "stroke-opacity",
+                "stroke-linecap", "font-family", "font-size", "font-weight", "text-anchor",
+                "marker-end", "opacity"}
+CORE = {"id", "class"}
+OWN_ATTRIBUTES = {
+    "svg": {"width", "height", "viewBox", "version"},
+    "marker": {"viewBox", "refX", "refY", "markerWidth", "markerHeight", "orient"},
+    "path": {"d"}, "rect": {"x", "y", "width", "height", "rx"},
+    "polygon": {"points"}, "circle": {"cx", "cy", "r"}, "line": {"x1", "y1", "x2", "y2"},
+    "text": {"x", "y"}, "g": set(), "defs": set(), "title": set(),
+}
 
 WIDTH = 608
 WHITE_FILL = (0xF5, 0xF2, 0xE8)
@@ -140,7 +155,13 @@ def test_svg_is_xml_with_svg_elements_only() -> None:
         assert root.tag == SVG_NS + "svg"
         for el in root.iter():
             assert el.tag.startswith(SVG_NS), el.tag
-            assert el.tag[len(SVG_NS):] in SVG11_ELEMENTS, el.tag
+            name = el.tag[len(SVG_NS):]
+            assert name in SVG11_ELEMENTS, el.tag
+            allowed = OWN_ATTRIBUTES[name] | CORE | (PRESENTATION if name != "title" else set())
+            assert set(el.attrib) <= allowed, (name, set(el.attrib) - allowed)
+            for key in ("x", "y", "width", "height", "cx", "cy", "r", "x1", "y1", "x2", "y2"):
+                if key in el.attrib:
+                    float(el.attrib[key])  # a number, never "None" or "nan"
 
 
 @pytest.mark.parametrize("flip", [False, True])

@@ -46,11 +46,13 @@ class ReadPosition:
     """A position read from a string, with the game state its format carried."""
 
     def __init__(self, position: Position, fmt: str, dice: tuple[int, int] | None = None,
-                 cube: tuple[int, int | None] | None = None) -> None:
+                 cube: tuple[int, int | None] | None = None,
+                 notes: tuple[str, ...] = ()) -> None:
         self.position = position
         self.format = fmt
         self.dice = dice
         self.cube = cube
+        self.notes = notes  # the game state around the position (match score, offers)
 
 
 def read_position(text: str) -> ReadPosition:
@@ -67,21 +69,32 @@ def read_position(text: str) -> ReadPosition:
 
         st = from_text(s)
         cube = None if st.cube is None else (st.cube, st.cube_owner)
-        return ReadPosition(st.position, "text", st.dice, cube)
+        notes = []
+        if st.match_length is not None and st.score is not None:
+            what = f"match to {st.match_length}" if st.match_length else "money"
+            notes.append(f"{what}: white {st.score[0]:g}, black {st.score[1]:g}"
+                         + (", Crawford" if st.crawford else ""))
+        if st.offer:
+            notes.append(f"offer: {st.offer}")
+        if st.over is not None:
+            notes.append("over: " + (st.over if isinstance(st.over, str) else
+                                     ("white" if st.over == WHITE else "black") + " won"))
+        return ReadPosition(st.position, "text", st.dice, cube, tuple(notes))
     if s.startswith("board:"):
         b = parse_fibs_board(s)
         mover, opponent = b.sides()
         turn = WHITE if b.player_on_roll else BLACK
         pos = Position.from_sides("backgammon", mover, opponent, turn)
         d = b.player_dice if b.player_on_roll else b.opponent_dice
-        return ReadPosition(pos, "fibs", None if d == (0, 0) else tuple(d))  # type: ignore[arg-type]
+        dice = None if d == (0, 0) else (int(d[0]), int(d[1]))
+        return ReadPosition(pos, "fibs", dice)
     if s.upper().startswith("XGID=") or s.count(":") >= 9:
         r = decode_xgid(s)
         turn = WHITE if r.turn == 1 else BLACK
         pos = Position.from_sides("backgammon", r.mover, r.opponent, turn)
-        dice = None if r.dice == (0, 0) else tuple(r.dice)
+        xdice = None if r.dice == (0, 0) else (int(r.dice[0]), int(r.dice[1]))
         owner = None if r.cube_position == 0 else (WHITE if r.cube_position == 1 else BLACK)
-        return ReadPosition(pos, "xgid", dice, (r.cube, owner))  # type: ignore[arg-type]
+        return ReadPosition(pos, "xgid", xdice, (r.cube, owner))
     try:
         variant = find_variant(s)
     except Error:
@@ -271,7 +284,8 @@ def _cmd_show(args: argparse.Namespace) -> int:
     if args.svg or args.png:
         from nardy.svg import board as svg_board
 
-        svg = svg_board(pos, dice=dice, cube=read.cube, flip=args.flip, size=args.size)
+        svg = svg_board(pos, dice=dice, cube=read.cube, flip=args.flip, size=args.size,
+                        notes=read.notes)
         if args.svg:
             _write(args.svg, svg)
         if args.png:
@@ -291,10 +305,11 @@ def _cmd_show(args: argparse.Namespace) -> int:
                 "value": read.cube[0],
                 "owner": None if read.cube[1] is None else
                 ("white" if read.cube[1] == WHITE else "black")},
-            "over": pos.is_game_over(),
+            "over": pos.is_game_over(), "notes": list(read.notes),
         })
         return 0
-    print(board(pos, ascii=args.ascii, flip=args.flip, dice=dice, cube=read.cube))
+    print(board(pos, ascii=args.ascii, flip=args.flip, dice=dice, cube=read.cube,
+                notes=read.notes))
     return 0
 
 

@@ -122,12 +122,17 @@ def _f(x: float) -> str:
     return f"{x:.1f}".rstrip("0").rstrip(".")
 
 
+def _attr(value: Any) -> str:
+    return escape(_f(value) if isinstance(value, float) else str(value), {'"': "&quot;"})
+
+
 class _Svg:
     def __init__(self) -> None:
         self.parts: list[str] = []
 
     def add(self, tag: str, text: str | None = None, **attrs: Any) -> None:
-        a = "".join(f' {k.rstrip("_").replace("_", "-")}="{escape(_f(v) if isinstance(v, float) else str(v), {chr(34): "&quot;"})}"'
+        # keyword names map to attribute names: font_family -> font-family, class_ -> class
+        a = "".join(f' {k.rstrip("_").replace("_", "-")}="{_attr(v)}"'
                     for k, v in attrs.items() if v is not None)
         if text is None:
             self.parts.append(f"<{tag}{a}/>")
@@ -258,10 +263,9 @@ def board(
         row, col = geo.cell(s)
         x = lay.col_x(col)
         fill = pal["point_light"] if (col + row) % 2 == 0 else pal["point_dark"]
-        if row == 0:
-            pts = f"{_f(x)},{lay.y_top} {_f(x + _P)},{lay.y_top} {_f(x + _P / 2)},{lay.y_top + _H - 12}"
-        else:
-            pts = f"{_f(x)},{lay.y_bot} {_f(x + _P)},{lay.y_bot} {_f(x + _P / 2)},{lay.y_bot - _H + 12}"
+        base, tip = (lay.y_top, lay.y_top + _H - 12) if row == 0 else (lay.y_bot,
+                                                                       lay.y_bot - _H + 12)
+        pts = f"{_f(x)},{base} {_f(x + _P)},{base} {_f(x + _P / 2)},{tip}"
         out.add("polygon", points=pts, fill=fill)
         if s in lit:
             out.add("polygon", points=pts, fill=pal["highlight"], fill_opacity="0.6",

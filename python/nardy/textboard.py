@@ -51,11 +51,12 @@ _GLYPHS = {
 
 def board(position: Any, *, ascii: bool = False, flip: bool = False, mirror: bool = False,
           numbering: int | str | None = None, dice: Any = None, cube: Any = None,
-          pips: bool = True) -> str:
+          pips: bool = True, notes: tuple[str, ...] = ()) -> str:
     """The text board of a :class:`~nardy.Position` (or of a Game or Match: their dice, cube
     and score unless given here). ``ascii``: O and X for white and black (default: ○ and ●).
     ``flip``, ``mirror`` and ``numbering`` as for :func:`nardy.svg.board`; ``dice`` a roll,
-    ``cube`` a value or (value, owner). Every line fits in 80 columns."""
+    ``cube`` a value or (value, owner); ``notes`` extra text for the first line. Every line
+    fits in 80 columns."""
     position, defaults = game_defaults(position)
     dice = check_dice(defaults.get("dice") if dice is None else dice)
     cube = check_cube(defaults.get("cube") if cube is None else cube)
@@ -106,16 +107,16 @@ def board(position: Any, *, ascii: bool = False, flip: bool = False, mirror: boo
     pc = pip_counts(position) if pips else None
     for c in (WHITE, BLACK):
         row = geo.home_row(c)
-        notes = [f"{glyph[c][0]} {color_name(c)}" + (", on roll" if c == position.turn else "")]
+        on_roll = ", on roll" if c == position.turn else ""
+        half_notes = [f"{glyph[c][0]} {color_name(c)}{on_roll}"]
         for index in geo.places("tray"):
-            notes.append(f"  {geo.place_label(index)} {sides[c][index]}")
+            half_notes.append(f"  {geo.place_label(index)} {sides[c][index]}")
         if pc is not None:
-            notes.append(f"  pips {pc[c]}")
+            half_notes.append(f"  pips {pc[c]}")
         if cube is not None and cube[1] == c:
-            notes.append(f"  cube {cube[0]}")
-        side_notes[row] = notes if row == 0 else notes[::-1]
-        if len(notes) > _ROWS:
-            side_notes[row] = notes[:_ROWS]
+            half_notes.append(f"  cube {cube[0]}")
+        half_notes = half_notes[:_ROWS]
+        side_notes[row] = half_notes if row == 0 else half_notes[::-1]
     middle = []
     if dice is not None:
         middle.append(f"dice {dice[0]}-{dice[1]}")
@@ -123,7 +124,8 @@ def board(position: Any, *, ascii: bool = False, flip: bool = False, mirror: boo
         middle.append(f"cube {cube[0]}")
 
     head = f" {position.variant.name}: {color_name(position.turn)} to move"
-    extra = list(position.variant.board_notes(position)) + list(defaults.get("notes", ()))
+    extra = (list(position.variant.board_notes(position)) + list(defaults.get("notes", ()))
+             + [str(n) for n in notes])
     if extra:
         head += "; " + "; ".join(extra)
     out = [head[:_WIDTH], border(0)]
