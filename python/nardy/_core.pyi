@@ -16,10 +16,13 @@ class Variant:
       LONG_NARDY
     
       SHLEM
+    
+      NACKGAMMON
     """
     BACKGAMMON: typing.ClassVar[Variant]
     LONG_NARDY: typing.ClassVar[Variant]
     SHLEM: typing.ClassVar[Variant]
+    NACKGAMMON: typing.ClassVar[Variant]
     __members__: typing.ClassVar[dict[str, Variant]]
     @typing.overload
     def __eq__(self, other: Variant) -> bool:

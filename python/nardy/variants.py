@@ -526,8 +526,21 @@ class Shlem(Variant):
         return -1
 
 
+class Nackgammon(Backgammon):
+    """Nackgammon: backgammon from a setup with four back checkers (24x2, 23x2, 13x4, 8x3, 6x4)."""
+
+    name = "nackgammon"
+    aliases = ("nack",)
+    core_variant = _core.Variant.NACKGAMMON
+
+    def initial_side(self) -> tuple[int, ...]:
+        side = [0] * 26
+        side[23], side[22], side[12], side[7], side[5] = 2, 2, 4, 3, 4
+        return tuple(side)
+
+
 VARIANTS: tuple[type[Variant], ...] = (
-    Backgammon, LongNardy, LongNardyClassic, LongNardyExtended, Shlem)
+    Backgammon, LongNardy, LongNardyClassic, LongNardyExtended, Shlem, Nackgammon)
 
 
 def _normalise(name: str) -> str:

@@ -7,6 +7,7 @@
 #include "nardy/engine_impl.hpp"
 #include "nardy/variants/backgammon.hpp"
 #include "nardy/variants/long_nardy.hpp"
+#include "nardy/variants/nackgammon.hpp"
 #include "nardy/variants/shlem.hpp"
 
 namespace nardy {
@@ -45,6 +46,7 @@ const VariantEntry kVariants[] = {
     entry<Backgammon>(),
     entry<LongNardy>(),
     entry<Shlem>(),
+    entry<Nackgammon>(),
 };
 
 std::string normalised(std::string_view name) {

@@ -2,6 +2,10 @@
 
 Written straight from the rules; shares no code with the nardy core.
 
+The setup is a parameter (``start``, a side array; default the standard 2-5-3-5): variants
+played with backgammon's movement and another setup or number of checkers (Nackgammon,
+Hypergammon) use the same rules of movement, and a side has ``sum(start)`` checkers.
+
 Positions are pairs of *side arrays* (see docs/coordinates.md): 26 ints per side in the
 side's own distance coordinates, index 24 = bar, 25 = borne off.  The opponent's index j
 lies on the mover's index 23 - j.  All functions work from the mover's point of view and
@@ -19,11 +23,17 @@ Side = tuple  # tuple[int, ...] of length 26
 Position = tuple  # (mover Side, opponent Side)
 
 
-def initial() -> Position:
-    """Opening position: both sides have 2 on index 23, 5 on 12, 3 on 7, 5 on 5."""
+def standard_start() -> Side:
+    """Backgammon's setup: 2 on index 23, 5 on 12, 3 on 7, 5 on 5."""
     side = [0] * 26
     side[23], side[12], side[7], side[5] = 2, 5, 3, 5
-    return tuple(side), tuple(side)
+    return tuple(side)
+
+
+def initial(start=None) -> Position:
+    """Opening position: both sides set up as ``start`` (default: backgammon's)."""
+    side = tuple(start) if start is not None else standard_start()
+    return side, side
 
 
 def swap(mover, opponent) -> Position:
@@ -127,9 +137,9 @@ def legal_results(mover, opponent, dice):
 ALL_ROLLS = [(a, b) for a in range(1, 7) for b in range(a, 7)]  # the 21 distinct rolls
 
 
-def is_valid(mover, opponent) -> bool:
-    """Structural sanity: 15 checkers a side, no point shared by both sides."""
-    if sum(mover) != NCHECKERS or sum(opponent) != NCHECKERS:
+def is_valid(mover, opponent, checkers=NCHECKERS) -> bool:
+    """Structural sanity: ``checkers`` a side, no point shared by both sides."""
+    if sum(mover) != checkers or sum(opponent) != checkers:
         return False
     if min(mover) < 0 or min(opponent) < 0:
         return False
@@ -143,7 +153,7 @@ def _race_key(result):
     return (o[BAR], -m[OFF], sum((i + 1) ** 2 * m[i] for i in range(24)) + 625 * m[BAR])
 
 
-def _play_games(n, seed, greedy, sample_prob):
+def _play_games(n, seed, greedy, sample_prob, start=None):
     """Play random games with the reference; yield positions on roll.
 
     ``greedy`` is the probability that a turn picks a result minimising ``_race_key`` (no
@@ -152,7 +162,8 @@ def _play_games(n, seed, greedy, sample_prob):
     Each position on roll is recorded with probability ``sample_prob``."""
     rng = random.Random(seed)
     out = []
-    pos = initial()
+    pos = initial(start)
+    checkers = sum(pos[0])
     while len(out) < n:
         mover, opponent = pos
         if rng.random() < sample_prob:
@@ -163,29 +174,59 @@ def _play_games(n, seed, greedy, sample_prob):
             best = min(_race_key(r) for r in results)
             results = [r for r in results if _race_key(r) == best]
         m, o = results[rng.randrange(len(results))]
-        if m[OFF] == NCHECKERS:
-            pos = initial()  # game over: restart
+        if m[OFF] == checkers:
+            pos = initial(start)  # game over: restart
         else:
             pos = swap(m, o)
     return out
 
 
-def random_positions(n, seed):
+def random_positions(n, seed, start=None):
     """n reachable positions (mover, opponent), mover on roll, from random games with
     uniformly random legal moves; deterministic in ``seed``.  Mixes in a share of
     race-biased games so that races and bear-offs are well represented."""
     rng = random.Random(seed)
     n_race = n // 3
-    pos = _play_games(n - n_race, rng.randrange(2**32), greedy=0.0, sample_prob=0.5)
-    pos += random_positions_race(n_race, rng.randrange(2**32))
+    pos = _play_games(n - n_race, rng.randrange(2**32), greedy=0.0, sample_prob=0.5,
+                      start=start)
+    pos += random_positions_race(n_race, rng.randrange(2**32), start=start)
     rng.shuffle(pos)
     return pos
 
 
-def random_positions_race(n, seed, greedy=0.8):
+def random_positions_race(n, seed, greedy=0.8, start=None):
     """Like random_positions but moves are chosen greedily (see ``_race_key``) with
     probability ``greedy``, so games quickly become races and bear-offs."""
-    return _play_games(n, seed, greedy=greedy, sample_prob=0.5)
+    return _play_games(n, seed, greedy=greedy, sample_prob=0.5, start=start)
+
+
+def perft(position, depth, checkers=NCHECKERS) -> int:
+    """Leaves of the game tree ``depth`` plies deep: per ply the 21 distinct rolls, children
+    the distinct resulting positions, a pass one child, a finished game (a side with all
+    ``checkers`` off) none. Equal positions of a level are merged with their multiplicity,
+    which changes no count."""
+    if depth == 0:
+        return 1
+    level = {tuple(map(tuple, position)): 1}
+    for ply in range(depth):
+        last = ply == depth - 1
+        leaves = 0
+        nxt: dict = {}
+        for (mover, opponent), weight in level.items():
+            if mover[OFF] == checkers or opponent[OFF] == checkers:
+                continue
+            for dice in ALL_ROLLS:
+                results = legal_results(mover, opponent, dice)
+                if last:
+                    leaves += weight * len(results)
+                    continue
+                for m, o in results:
+                    child = (o, m)
+                    nxt[child] = nxt.get(child, 0) + weight
+        if last:
+            return leaves
+        level = nxt
+    raise AssertionError("unreachable")
 
 
 def phase(mover, opponent) -> str:
