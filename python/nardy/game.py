@@ -21,7 +21,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from nardy.cube import ARITHMETIC, GEOMETRIC, CubeActions, stake
-from nardy.errors import GameStateError, InvalidRuleError
+from nardy import _validate as _v
+from nardy.errors import GameStateError, InvalidArgumentError, InvalidRuleError
 from nardy.phases import FRESH, ROLLOFF, Phase, Turns
 from nardy.position import PASS, LegalMoves, Position
 from nardy.results import Action, Result, color_name
@@ -36,9 +37,15 @@ from nardy.scoring import (
     StandardScoring,
     find_scoring,
 )
-from nardy.variants import BLACK, WHITE, Variant, as_variant
+from nardy.variants import Variant, as_variant
 
 _color_name = color_name
+
+
+def _player(value: Any, name: str) -> int | None:
+    if value is None or (_v.is_int(value) and int(value) in (0, 1)):
+        return None if value is None else int(value)
+    raise InvalidRuleError(f"{name} must be None, WHITE or BLACK (0 or 1), got {_v.show(value)}")
 
 
 class Game(Turns, CubeActions):
@@ -86,6 +93,19 @@ class Game(Turns, CubeActions):
         last_roll: bool = False,
         **rule_options: Any,
     ) -> None:
+        # Each argument is checked for its type and range first (numpy scalars are taken as
+        # the plain value), so that a bad one raises a nardy.Error naming it.
+        err = InvalidRuleError
+        if position is not None and not isinstance(position, Position):
+            raise InvalidArgumentError(
+                f"position must be a nardy.Position or None, got {_v.show(position)}")
+        seed = _v.seed(seed, hi=None, text=True, none=True)
+        crawford = _v.boolean(crawford, "crawford", error=err)
+        starter = _player(starter, "starter")
+        passes = _v.integer(passes, "passes", 0, _v.C_INT_MAX, error=err)
+        cube_level = _v.integer(cube_level, "cube_level", 0, error=err)
+        cube_owner = _player(cube_owner, "cube_owner")
+        last_roll = _v.boolean(last_roll, "last_roll", error=err)
         if position is not None:
             if variant is not None and as_variant(variant) != position.variant:
                 raise InvalidRuleError("position is of another variant than the game")
@@ -125,8 +145,7 @@ class Game(Turns, CubeActions):
         self._resign: tuple[int, int, Phase] | None = None
         self._last_roll = bool(last_roll)
         self._result: Result | None = None
-        if (not isinstance(passes, int) or isinstance(passes, bool) or passes < 0
-                or (passes and not (v.counts_passes and position is not None))):
+        if passes and not (v.counts_passes and position is not None):
             raise InvalidRuleError("passes is the count of consecutive passed turns before a "
                                    "game started from a position, in a variant whose end rules "
                                    "count them (Shlem; an integer >= 0)")
@@ -139,8 +158,6 @@ class Game(Turns, CubeActions):
             self._phase = Phase.OPENING
             self._starter: int | None = None
         else:
-            if starter not in (None, WHITE, BLACK):
-                raise InvalidRuleError(f"starter must be WHITE or BLACK, not {starter!r}")
             self._start = position
             self._position = position
             self._starter = position.turn if starter is None else starter
@@ -155,11 +172,7 @@ class Game(Turns, CubeActions):
 
     def _check_setup(self, cube_level: Any, cube_owner: Any, last_roll: Any,
                      position: Position | None, starter: int | None) -> None:
-        if not isinstance(cube_level, int) or isinstance(cube_level, bool) or cube_level < 0:
-            raise InvalidRuleError(f"cube_level is how many times the stake was doubled (an "
-                                   f"integer >= 0), not {cube_level!r}")
-        if cube_owner not in (None, WHITE, BLACK):
-            raise InvalidRuleError(f"cube_owner must be None, WHITE or BLACK, not {cube_owner!r}")
+        # types and ranges were checked by __init__; these are the combinations
         if cube_level or cube_owner is not None:
             if not self.cube_in_play:
                 raise InvalidRuleError("these rules put no cube in play"
@@ -171,8 +184,6 @@ class Game(Turns, CubeActions):
             if r.max_cube is not None and r.stake(cube_level) > r.max_cube:
                 raise InvalidRuleError(f"cube_level {cube_level}: a stake of "
                                        f"{r.stake(cube_level)} is above max_cube {r.max_cube}")
-        if not isinstance(last_roll, bool):
-            raise InvalidRuleError(f"last_roll must be True or False, not {last_roll!r}")
         if last_roll:
             if not self._rules.last_roll_draw:
                 raise InvalidRuleError("last_roll needs the last_roll_draw rule")

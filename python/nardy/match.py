@@ -15,6 +15,7 @@ import copy
 import random
 from typing import Any
 
+from nardy import _validate as _v
 from nardy.errors import GameStateError, InvalidRuleError
 from nardy.game import Game, GameRules, _make_rules
 from nardy.variants import BLACK, WHITE, Variant, as_variant
@@ -54,8 +55,9 @@ class Match:
         post_crawford: bool = False,
         **rule_options: Any,
     ) -> None:
-        if not isinstance(length, int) or isinstance(length, bool) or length < 0:
-            raise InvalidRuleError(f"match length must be an integer >= 0, not {length!r}")
+        length = _v.integer(length, "match length", 0, _v.C_INT_MAX, error=InvalidRuleError)
+        crawford = _v.boolean(crawford, "crawford", error=InvalidRuleError)
+        seed = _v.seed(seed, hi=None, text=True, none=True)
         self._length = length
         self._variant = as_variant(variant)
         self._rules = _make_rules(rules, rule_options).resolve(self._variant)

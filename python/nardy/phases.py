@@ -35,7 +35,8 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 from nardy import _core
-from nardy.errors import GameStateError, IllegalMoveError, InvalidDiceError
+from nardy import _validate as _v
+from nardy.errors import GameStateError, IllegalMoveError
 from nardy.position import PASS, LegalMoves, Move, Position
 from nardy.results import Action, Result, color_arg, color_name
 from nardy.variants import BLACK, WHITE, Variant
@@ -234,9 +235,10 @@ class Turns(GameCore):
         self._need(Phase.MOVE)
         pos = self._position
         dice: tuple[int, int] = self._dice  # type: ignore[assignment]
-        if isinstance(move, bool):
+        if _v.is_bool(move):
             raise IllegalMoveError(f"not a move: {move!r}")
-        if isinstance(move, int):
+        if _v.is_int(move):
+            move = int(move)  # type: ignore[arg-type]
             moves = self._moves
             n = len(moves)
             if not 0 <= move < n:
@@ -394,14 +396,7 @@ class Turns(GameCore):
 
 
 def _dice_pair(dice: Sequence[int]) -> tuple[int, int]:
-    try:
-        d1, d2 = dice
-    except (TypeError, ValueError):
-        raise InvalidDiceError(f"dice must be a pair of integers from 1 to 6, got {dice!r}") from None
-    for d in (d1, d2):
-        if not isinstance(d, int) or isinstance(d, bool) or not 1 <= d <= 6:
-            raise InvalidDiceError(f"dice must be a pair of integers from 1 to 6, got {dice!r}")
-    return d1, d2
+    return _v.dice(dice)
 
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
+from nardy import _validate as _v
 from nardy.cube import ARITHMETIC, GEOMETRIC, stake
 from nardy.errors import InvalidRuleError
 from nardy.phases import FRESH, ROLLOFF
@@ -52,6 +53,31 @@ class GameRules:
     last_roll_draw: bool = False
     draw_points: float = 0.5
 
+    def __post_init__(self) -> None:
+        # Types and ranges that do not depend on the variant are checked at construction, so
+        # a bad value never sits in a GameRules; numpy scalars become plain bools and ints.
+        err = InvalidRuleError
+        if self.scoring is not None:
+            name = find_scoring(self.scoring).name   # an unknown name fails here
+            if not isinstance(self.scoring, str):
+                object.__setattr__(self, "scoring", name)
+        if self.opening_roll is not None:
+            _v.choice(self.opening_roll, "opening_roll", (ROLLOFF, FRESH), error=err)
+        _v.choice(self.stakes, "stakes", (GEOMETRIC, ARITHMETIC), error=err)
+        for name in ("cube", "beaver", "raccoon", "jacoby", "no_mars_with_cube",
+                     "last_roll_draw"):
+            value = getattr(self, name)
+            if value is not None or name != "cube":
+                object.__setattr__(self, name, _v.boolean(value, name, error=err))
+        object.__setattr__(self, "max_cube",
+                           _v.integer(self.max_cube, "max_cube", 1, error=err, none=True))
+        object.__setattr__(self, "auto_doubles",
+                           _v.integer(self.auto_doubles, "auto_doubles", 0, 64, error=err))
+        points = _v.real(self.draw_points, "draw_points", error=err)
+        if points not in (0.5, 1.0):
+            raise err(f"draw_points must be 0.5 or 1, got {_v.show(self.draw_points)}")
+        object.__setattr__(self, "draw_points", 1 if points == 1.0 else 0.5)
+
     def resolve(self, variant: Variant | type[Variant] | str | None = None) -> GameRules:
         """These rules with the variant's defaults filled in, validated."""
         v = as_variant(variant)
@@ -71,21 +97,10 @@ class GameRules:
         sc = find_scoring(self.scoring)  # type: ignore[arg-type]
         if not sc.applies_to(v):
             raise bad(f"scoring {sc.name!r} is not a scale of {v.name}")
-        if self.opening_roll not in (ROLLOFF, FRESH):
+        if self.opening_roll not in (ROLLOFF, FRESH):  # None was filled in by resolve()
             raise bad(f"opening_roll must be {ROLLOFF!r} or {FRESH!r}, not {self.opening_roll!r}")
-        if self.stakes not in (GEOMETRIC, ARITHMETIC):
-            raise bad(f"stakes must be {GEOMETRIC!r} or {ARITHMETIC!r}, not {self.stakes!r}")
-        for name in ("cube", "beaver", "raccoon", "jacoby", "no_mars_with_cube",
-                     "last_roll_draw"):
-            if not isinstance(getattr(self, name), bool):
-                raise bad(f"{name} must be True or False")
-        if self.max_cube is not None and (
-                not isinstance(self.max_cube, int) or isinstance(self.max_cube, bool)
-                or self.max_cube < 1):
-            raise bad(f"max_cube must be None or an integer >= 1, not {self.max_cube!r}")
-        if (not isinstance(self.auto_doubles, int) or isinstance(self.auto_doubles, bool)
-                or self.auto_doubles < 0):
-            raise bad(f"auto_doubles must be an integer >= 0, not {self.auto_doubles!r}")
+        if not isinstance(self.cube, bool):
+            raise bad(f"cube must be True, False or None, got {_v.show(self.cube)}")
         if not self.cube:
             for name in ("beaver", "raccoon", "jacoby", "no_mars_with_cube"):
                 if getattr(self, name):
@@ -98,8 +113,6 @@ class GameRules:
             raise bad(f"{v.name} is played without the doubling cube")
         if self.last_roll_draw and not v.last_roll_draw_allowed:
             raise bad("the last-roll draw is a long-nardy rule (seed 000 §4.3)")
-        if self.draw_points not in (0.5, 1) or isinstance(self.draw_points, bool):
-            raise bad(f"draw_points must be 0.5 or 1, not {self.draw_points!r}")
 
     def stake(self, level: int) -> int:
         """The stake after ``level`` doublings."""

@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from nardy import _core
+from nardy import _validate as _v
 from nardy.errors import (
     IllegalMoveError,
     InvalidNotationError,
@@ -84,11 +85,9 @@ class Variant:
     def __init__(self, **rules: Any) -> None:
         chosen: dict[str, Any] = {}
         for key, (default, allowed) in self.options.items():
-            value = rules.pop(key, default)
-            if value not in allowed:
-                raise InvalidRuleError(
-                    f"{self.name}: rule {key}={value!r} is not one of {allowed!r}")
-            chosen[key] = value
+            # type-strict: True is not 1, 4.0 is not 4, an array is no option value
+            chosen[key] = _v.choice(rules.pop(key, default), f"{self.name}: rule {key}",
+                                    allowed, error=InvalidRuleError)
         if rules:
             raise InvalidRuleError(
                 f"{self.name}: unknown rule option(s) {sorted(rules)}; known: {sorted(self.options)}")
