@@ -126,7 +126,7 @@ class EncyclopediaScoring(Scoring):
             return 0
         if loser[24] > 0:
             return 3
-        return 1 if sum(loser[0:6]) == 15 else 2
+        return 2 if any(loser[6:25]) else 1  # 1: every checker home
 
 
 class OinMarsScoring(Scoring):
@@ -160,7 +160,7 @@ class FourKindScoring(Scoring):
             return 0
         if any(loser[18:24]):
             return 3
-        return 1 if sum(loser[0:6]) == 15 else 2
+        return 2 if any(loser[6:25]) else 1  # 1: every checker home
 
 
 class ShlemScoring(Scoring):

@@ -211,12 +211,13 @@ def _parse_side(v: Variant, token: str, color: int, field: int) -> list[int]:
             raise _bad(f"{where}: {item!r}: {place!r} is not a place of {v.name}; expected {known}")
         if x:
             if not count.isdigit() or count.startswith("0"):
-                raise _bad(f"{where}: {item!r}: count {count!r} is not a number 2..15")
+                raise _bad(f"{where}: {item!r}: count {count!r} is not a number "
+                           f"2..{v.checkers}")
             n = int(count)
             if n == 1:
                 raise _bad(f"{where}: {item!r}: write a single checker without 'x1'")
-            if not 2 <= n <= 15:
-                raise _bad(f"{where}: {item!r}: count {n} is not 2..15")
+            if not 2 <= n <= v.checkers:
+                raise _bad(f"{where}: {item!r}: count {n} is not 2..{v.checkers}")
             if prisoner:
                 raise _bad(f"{where}: {item!r}: a prisoner point holds exactly one prisoner")
         else:
@@ -227,8 +228,8 @@ def _parse_side(v: Variant, token: str, color: int, field: int) -> list[int]:
         seen.add(idx)
         side[idx] = -1 if prisoner else n
     total = sum(abs(n) for n in side)
-    if total != 15:
-        raise _bad(f"{where}: {total} checkers listed; every side has 15 (list the "
+    if total != v.checkers:
+        raise _bad(f"{where}: {total} checkers listed; every side has {v.checkers} (list the "
                    f"{s25!r} ones too)")
     return side
 
