@@ -221,3 +221,35 @@ def test_turn_must_be_a_colour_not_a_bool():
             nardy.Position.from_sides("backgammon", side, side, turn=bad)
         with pytest.raises(nardy.InvalidPositionError, match="turn must be 0"):
             nardy.Position.from_colors("backgammon", side, side, turn=bad)
+
+
+@pytest.mark.parametrize("variant, option, bad", [
+    (nardy.Shlem, "pass_limit", True), (nardy.Shlem, "pass_limit", 4.0),
+    (nardy.Shlem, "pass_limit", np.array([4])), (nardy.Shlem, "pass_limit", 17),
+    (nardy.Backgammon, "no_hit_and_hide", np.array([1, 0])), (nardy.Backgammon, "no_hit_and_hide", 1),
+    (nardy.LongNardy, "head_rule", ["classic"]), (nardy.Shlem, "stage", None)])
+def test_rule_options_are_type_strict(variant, option, bad):
+    with pytest.raises(InvalidRuleError, match=f"rule {option} must be"):
+        variant(**{option: bad})
+
+
+def test_rule_options_take_numpy_scalars_and_keep_plain_values():
+    v = nardy.Shlem(pass_limit=np.int64(3))
+    assert v.rules["pass_limit"] == 3 and type(v.rules["pass_limit"]) is int
+    b = nardy.Backgammon(no_hit_and_hide=np.bool_(True))
+    assert b.rules["no_hit_and_hide"] is True and b == nardy.Backgammon(no_hit_and_hide=True)
+
+
+def test_batch_turns_and_threads():
+    from nardy import batch
+
+    p = nardy.Position()
+    rows = batch.to_array([p, p])
+    assert [q.turn for q in batch.from_array(rows, turn=[0, np.int8(1)])] == [0, 1]
+    assert [q.turn for q in batch.from_array(rows, turn=np.array(1))] == [1, 1]
+    for bad in ([0, 1, 0], True, np.array([[0, 1]]), [0, 2], 0.0):
+        with pytest.raises(nardy.InvalidPositionError, match="turn must be"):
+            batch.from_array(rows, turn=bad)
+    for bad in (2**31, True, -1, 1.0):
+        with pytest.raises(InvalidArgumentError, match="threads"):
+            batch.afterstates(rows, (3, 1), threads=bad)

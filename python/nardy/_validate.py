@@ -35,6 +35,8 @@ from nardy.errors import (
 
 #: The largest value of a C ``int``: the bound of every count handed to the core as one.
 C_INT_MAX = 2**31 - 1
+#: The most C++ threads one call starts (``threads=0`` means all cores).
+MAX_THREADS = 1024
 #: The largest value of a C ``uint64_t`` (rollout seeds are 64-bit).
 U64_MAX = 2**64 - 1
 
@@ -255,6 +257,6 @@ def int_sequence(value: Any, name: str, lengths: Sequence[int], lo: int, hi: int
 
 
 __all__ = [
-    "C_INT_MAX", "U64_MAX", "boolean", "choice", "color", "dice", "int_sequence", "integer",
+    "C_INT_MAX", "MAX_THREADS", "U64_MAX", "boolean", "choice", "color", "dice", "int_sequence", "integer",
     "is_bool", "is_int", "real", "seed", "show", "text",
 ]

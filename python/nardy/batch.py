@@ -43,7 +43,7 @@ from typing import Any, Union
 
 import numpy as np
 
-from nardy import _core
+from nardy import _core, _validate
 from nardy.errors import Error, InvalidDiceError, InvalidPositionError
 from nardy.position import Position
 from nardy.variants import WHITE, Variant, as_variant
@@ -183,11 +183,20 @@ def from_array(boards: Any, variant: Variant | type[Variant] | str | None = None
     v = as_variant(variant)
     arr = as_boards(boards, "boards")
     keys = _core.batch_keys(v.engine, arr, bool(swap))
-    turns = np.broadcast_to(np.asarray(turn), (len(keys),))
-    if turns.size and not np.isin(turns, (0, 1)).all():
-        raise InvalidPositionError("turn must be 0 (white) or 1 (black)")
+    if isinstance(turn, np.ndarray) and turn.ndim == 0:
+        turn = turn[()]  # a numpy scalar
+    if isinstance(turn, np.ndarray) and turn.ndim != 1:
+        raise InvalidPositionError(f"turn must be one colour or a 1-d array, got {turn.ndim}-d")
+    if isinstance(turn, (list, tuple, np.ndarray)):
+        turns = [_validate.color(t, "turn", error=InvalidPositionError) for t in
+                 (turn.tolist() if isinstance(turn, np.ndarray) else turn)]
+        if len(turns) != len(keys):
+            raise InvalidPositionError(
+                f"turn must be one colour or one per row ({len(keys)}), got {len(turns)}")
+    else:
+        turns = [_validate.color(turn, "turn", error=InvalidPositionError)] * len(keys)
     raw = Position._raw
-    return [raw(v, k, int(t)) for k, t in zip(keys, turns.tolist())]
+    return [raw(v, k, t) for k, t in zip(keys, turns)]
 
 
 # -- afterstates ---------------------------------------------------------------------------
@@ -253,9 +262,8 @@ def encode(boards: PositionsLike, kind: str = "tdgammon", on_roll: int | Any = 0
 
 
 def _threads(threads: int) -> int:
-    if not isinstance(threads, (int, np.integer)) or isinstance(threads, bool) or threads < 0:
-        raise Error(f"threads must be an integer >= 0 (0: all cores), got {threads!r}")
-    return int(threads)
+    return _validate.integer(threads, "threads (0: all cores)", 0,  # type: ignore[no-any-return]
+                             _validate.MAX_THREADS)
 
 
 __all__ = ["ENCODINGS", "afterstate_features", "afterstates", "as_boards", "default_encoding",

@@ -184,7 +184,7 @@ def _start(position: Position | Any) -> Position:
 MAX_GAMES = 10**12
 #: The most threads a built-in rollout starts, and the most games a callable policy's
 #: lockstep batch holds.
-MAX_THREADS = 1024
+MAX_THREADS = _validate.MAX_THREADS
 MAX_WIDTH = 1 << 20
 
 
