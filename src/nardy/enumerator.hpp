@@ -416,15 +416,18 @@ class Enumerator {
   uint32_t single_checker_repeats(Step first, int die) const noexcept {
     const int hi = dice_[0], lo = dice_[1];
     const uint32_t larger = larger_first_sources_;
+    // P1 needs hi from o to land on the board (o >= hi): a checker borne off goes no further.
     if (die == lo) {  // first loop: the step from o = first.from + lo would be P2
       const int o = first.from + lo;
-      if (o >= kBar) return 0;
+      if (o >= kBar || o < hi) return 0;
       return ((larger >> o) & (quiet_ >> (o - hi)) & 1u) << o;
     }
-    // second loop: the step from first.to goes on (P3), o = first.from
+    // second loop: the step from first.to goes on (P3), o = first.from; nothing goes on
+    // from off the board
+    if (first.to < 0) return 0;
     const int o = first.from;
     const uint32_t p2 = larger >> first.to;
-    const uint32_t p1 = (larger >> o) & (quiet_ >> (o - hi)) & (quiet_ >> first.to);
+    const uint32_t p1 = o < hi ? 0u : (larger >> o) & (quiet_ >> (o - hi)) & (quiet_ >> first.to);
     return ((p2 | p1) & 1u) << first.to;
   }
 
