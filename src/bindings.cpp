@@ -14,6 +14,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "interrupt.hpp"
 #include "nardy/engine.hpp"
 #include "nardy/registry.hpp"
 #include "nardy/variants/shlem.hpp"
@@ -548,24 +549,31 @@ Empty when the player cannot move (the turn passes).)doc")
          "None while the game goes on with the key's mover on roll, else (winner: +1 the mover, "
          "-1 the other player, 0 a draw; result kind; points). `passes` = consecutive passed "
          "turns just before.")
-      .def("perft", [](Engine& e, const Key& k, int depth, bool ordered) {
+      .def("perft", [](Engine& e, const Key& k, int depth, bool ordered,
+                       const nardy_py::CancelToken* token) {
         if (depth < 0) throw py::value_error("depth must be >= 0");
-        py::gil_scoped_release release;
-        Engine local(e.variant(), e.rules());  // GIL released: other threads may use `e`
-        return local.perft(from_key(k), depth, ordered);
-      }, py::arg("key"), py::arg("depth"), py::arg("ordered") = false)
-      .def("divide", [](Engine& e, const Key& k, int depth, bool ordered) {
-        if (depth < 1) throw py::value_error("depth must be >= 1");
-        std::vector<DivideEntry> d;
-        {
-          py::gil_scoped_release release;
+        const auto cancel = nardy_py::cancel_for(token);
+        return nardy_py::run_released([&] {
           Engine local(e.variant(), e.rules());  // GIL released: other threads may use `e`
-          d = local.divide(from_key(k), depth, ordered);
-        }
+          CancelPoll poll(cancel.get(), true, 1);  // a Shlem node can take 100 ms
+          return local.perft(from_key(k), depth, ordered, &poll);
+        });
+      }, py::arg("key"), py::arg("depth"), py::arg("ordered") = false,
+         py::arg("cancel") = nullptr, "perft; Ctrl-C or the token stops it (KeyboardInterrupt).")
+      .def("divide", [](Engine& e, const Key& k, int depth, bool ordered,
+                        const nardy_py::CancelToken* token) {
+        if (depth < 1) throw py::value_error("depth must be >= 1");
+        const auto cancel = nardy_py::cancel_for(token);
+        const std::vector<DivideEntry> d = nardy_py::run_released([&] {
+          Engine local(e.variant(), e.rules());  // GIL released: other threads may use `e`
+          CancelPoll poll(cancel.get(), true, 1);
+          return local.divide(from_key(k), depth, ordered, &poll);
+        });
         py::list out;
         for (const auto& x : d) out.append(py::make_tuple(x.d1, x.d2, x.nodes));
         return out;
-      }, py::arg("key"), py::arg("depth"), py::arg("ordered") = false)
+      }, py::arg("key"), py::arg("depth"), py::arg("ordered") = false,
+         py::arg("cancel") = nullptr)
       // No cast at all: a cast from a wider integer type would wrap bad counts into good ones.
       .def("enumerate_loop", [](Engine& e, const py::array& boards, int repeat) {
         if (boards.dtype().kind() != 'i' || boards.itemsize() != 1)
@@ -590,6 +598,15 @@ Empty when the player cannot move (the turn passes).)doc")
       }, py::arg("positions"), py::arg("repeat") = 1,
          "Benchmark kernel: enumerates every (position, 21 rolls) `repeat` times in C++; returns "
          "(enumerations, resulting positions, seconds).");
+
+  py::class_<nardy_py::CancelToken>(m, "CancelToken", R"doc(A flag that stops the long calls
+given it (perft, divide, rollouts, batches) at their next poll, from any thread: they raise
+KeyboardInterrupt. Ctrl-C stops them without one.)doc")
+      .def(py::init<>())
+      .def("cancel", [](nardy_py::CancelToken& t) { t.cancel->request(); },
+           "Stops every call polling this token (now and later).")
+      .def_property_readonly("cancelled",
+                             [](const nardy_py::CancelToken& t) { return t.cancel->requested(); });
 
   register_batch(m);
 }

@@ -35,6 +35,7 @@
 
 #include "nardy/platform.hpp"
 
+#include "interrupt.hpp"
 #include "nardy/engine.hpp"
 #include "nardy/features.hpp"
 #include "nardy/rollout.hpp"
@@ -313,14 +314,16 @@ void write_moves(const Move* moves, size_t m, int8_t* rows, int8_t* steps, const
 // per-position counts written to counts[begin..end).
 void afterstates_range(Engine& e, const std::vector<Position>& pos, const int8_t* dice,
                        size_t begin, size_t end, bool with_rows, bool with_steps,
-                       const Encoding* enc, AfterPart& part, int64_t* counts) {
+                       const Encoding* enc, AfterPart& part, int64_t* counts, Cancel* cancel) {
   MoveList list;
+  CancelPoll poll(cancel, true, 8);  // a row: microseconds, in Shlem milliseconds
   const size_t width = enc ? static_cast<size_t>(encoding_width(*enc)) : 0;
   size_t expect = (end - begin) * 24;
   if (with_rows) part.rows.reserve(expect * kRowBytes);
   if (with_steps) part.steps.reserve(expect * kMaxSteps * 3);
   if (enc) part.feats.reserve(expect * width);
   for (size_t i = begin; i < end; ++i) {
+    poll();
     e.generate(pos[i], dice[2 * i], dice[2 * i + 1], list);
     const size_t m = list.size();
     counts[i] = static_cast<int64_t>(m);
@@ -372,7 +375,7 @@ void collect_range(Engine& e, const std::vector<Position>& pos, const int8_t* di
 
 py::tuple afterstates_impl(const Engine& engine, const py::array& boards, const py::array& dice,
                            bool with_rows, bool with_steps, const std::string* kind,
-                           int threads) {
+                           int threads, Cancel* cancel) {
   size_t n = 0;
   const int8_t* b = boards_of(boards, n);
   const int8_t* d = dice_of(dice, n);
@@ -385,8 +388,7 @@ py::tuple afterstates_impl(const Engine& engine, const py::array& boards, const 
   Buffer<int64_t> offsets;
   offsets.grow(n + 1);
   AfterPart out;
-  {
-    py::gil_scoped_release release;
+  nardy_py::run_released([&] {
     err = engine.parse_rows(b, d, n, positions);  // (const: reads the rules only)
     if (err.empty()) {
       int t = std::min<int>(resolve_threads(threads), static_cast<int>(std::max<size_t>(n / 64, 1)));
@@ -394,7 +396,7 @@ py::tuple afterstates_impl(const Engine& engine, const py::array& boards, const 
       const Encoding* encoding = kind ? &enc : nullptr;
       if (t == 1) {
         afterstates_range(local_engine(v, rules), positions, d, 0, n, with_rows, with_steps,
-                          encoding, out, counts);
+                          encoding, out, counts, cancel);
       } else {
         // Two phases: the threads take chunks of rows in turn (the cost of a row varies a lot:
         // fixed halves left one thread with three times the work of the other on the shared
@@ -408,7 +410,7 @@ py::tuple afterstates_impl(const Engine& engine, const py::array& boards, const 
         std::atomic<size_t> next_chunk{0};
         std::vector<std::vector<Move>> moves(t);
         std::vector<std::vector<Chunk>> chunks(t);
-        std::atomic<bool> failed{false};
+        std::atomic<bool> failed{false}, cancelled{false};
         auto place = [&]() noexcept {
           offsets.data[0] = 0;
           for (size_t i = 0; i < n; ++i) offsets.data[i + 1] += offsets.data[i];
@@ -427,7 +429,12 @@ py::tuple afterstates_impl(const Engine& engine, const py::array& boards, const 
             moves[k] = move_buffers().take();
             moves[k].reserve(n / static_cast<size_t>(t) * 24);
             MoveList list;
+            CancelPoll poll(cancel, k == 0, 1);
             for (;;) {
+              if (poll.stop()) {  // every thread must still reach the barrier
+                cancelled = true;
+                break;
+              }
               const size_t begin = next_chunk.fetch_add(1) * chunk;
               if (begin >= n) break;
               const size_t end = std::min(n, begin + chunk);
@@ -438,7 +445,7 @@ py::tuple afterstates_impl(const Engine& engine, const py::array& boards, const 
             failed = true;
           }
           sync.arrive_and_wait();
-          if (!failed) {
+          if (!failed && !cancelled) {
             for (const Chunk& c : chunks[k]) {
               const size_t at = static_cast<size_t>(offsets.data[c.begin]);
               const size_t count = static_cast<size_t>(offsets.data[c.end]) - at;
@@ -458,6 +465,7 @@ py::tuple afterstates_impl(const Engine& engine, const py::array& boards, const 
           });
         work(0, local_engine(v, rules));
         for (auto& th : pool) th.join();
+        if (cancelled) throw Cancelled{};
         if (failed) throw std::bad_alloc();
       }
       if (t == 1) {
@@ -465,7 +473,7 @@ py::tuple afterstates_impl(const Engine& engine, const py::array& boards, const 
         for (size_t i = 0; i < n; ++i) offsets.data[i + 1] += offsets.data[i];
       }
     }
-  }
+  });
   if (!err.empty()) raise_parse_error(err);
   const py::ssize_t m = static_cast<py::ssize_t>(offsets.data[n]);
   py::list result;
@@ -538,21 +546,24 @@ void register_batch(py::module_& m) {
 
   m.def("batch_afterstates",
         [](const Engine& engine, const py::array& boards, const py::array& dice, bool steps,
-           int threads) {
-          return afterstates_impl(engine, boards, dice, true, steps, nullptr, threads);
+           int threads, const nardy_py::CancelToken* token) {
+          return afterstates_impl(engine, boards, dice, true, steps, nullptr, threads,
+                                  nardy_py::cancel_for(token).get());
         },
         py::arg("engine"), py::arg("boards"), py::arg("dice"), py::arg("steps") = false,
-        py::arg("threads") = 1,
+        py::arg("threads") = 1, py::arg("cancel") = nullptr,
         "(results (M,2,26) int8, offsets (N+1,) int64[, steps (M,4,3) int8]) for boards "
         "(N,2,26) int8 and dice (N,2) int8. Thread-safe; GIL released.");
 
   m.def("batch_afterstate_features",
         [](const Engine& engine, const py::array& boards, const py::array& dice,
-           const std::string& kind, bool rows, int threads) {
-          return afterstates_impl(engine, boards, dice, rows, false, &kind, threads);
+           const std::string& kind, bool rows, int threads,
+           const nardy_py::CancelToken* token) {
+          return afterstates_impl(engine, boards, dice, rows, false, &kind, threads,
+                                  nardy_py::cancel_for(token).get());
         },
         py::arg("engine"), py::arg("boards"), py::arg("dice"), py::arg("kind"),
-        py::arg("rows") = false, py::arg("threads") = 1,
+        py::arg("rows") = false, py::arg("threads") = 1, py::arg("cancel") = nullptr,
         "([results (M,2,26) int8,] features (M,F) float32, offsets (N+1,) int64): every "
         "afterstate encoded with side 1 (the player to roll next) on roll.");
 
@@ -648,7 +659,8 @@ void register_batch(py::module_& m) {
 
   m.def("rollout",
         [](const Engine& engine, py::bytes key, uint64_t games, const std::string& policy,
-           uint64_t seed, uint64_t first_trial, int threads, uint32_t max_plies) {
+           uint64_t seed, uint64_t first_trial, int threads, uint32_t max_plies,
+           const nardy_py::CancelToken* token) {
           RolloutSettings s;
           s.policy = policy_of(policy);
           s.seed = seed;
@@ -659,14 +671,14 @@ void register_batch(py::module_& m) {
           const Position start = key_position(key);
           const Variant v = engine.variant();
           const Rules rules = engine.rules();
-          RolloutCounts c;
-          double secs;
-          {
-            py::gil_scoped_release release;
+          const auto cancel = nardy_py::cancel_for(token);
+          double secs = 0;
+          const RolloutCounts c = nardy_py::run_released([&] {
             const auto t0 = std::chrono::steady_clock::now();
-            c = rollout(v, rules, start, s);
+            RolloutCounts counts = rollout(v, rules, start, s, cancel.get());
             secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-          }
+            return counts;
+          });
           py::dict d = counts_dict(v, c);
           d["seconds"] = secs;
           d["threads"] = std::min<uint64_t>(static_cast<uint64_t>(resolve_threads(threads)),
@@ -675,9 +687,10 @@ void register_batch(py::module_& m) {
         },
         py::arg("engine"), py::arg("key"), py::arg("games"), py::arg("policy") = "random",
         py::arg("seed") = 0, py::arg("first_trial") = 0, py::arg("threads") = 1,
-        py::arg("max_plies") = 10000,
+        py::arg("max_plies") = 10000, py::arg("cancel") = nullptr,
         "Plays trials [first_trial, first_trial + games) from the key's position with a "
-        "built-in policy; integer counts (see rollout.hpp). GIL released.");
+        "built-in policy; integer counts (see rollout.hpp). GIL released; Ctrl-C or the "
+        "token stops it (KeyboardInterrupt).");
 
   py::class_<PyLockstep>(m, "LockstepRollout")
       .def(py::init([](const Engine& engine, py::bytes key, uint64_t games, uint64_t seed,
@@ -740,28 +753,31 @@ void register_batch(py::module_& m) {
       .def_property_readonly("done", [](PyLockstep& s) { return s.impl->done(); });
 
   m.def("perft_threads",
-        [](const Engine& engine, py::bytes key, int depth, bool ordered, int threads) {
+        [](const Engine& engine, py::bytes key, int depth, bool ordered, int threads,
+           const nardy_py::CancelToken* token) {
           if (depth < 0) raise_error("Error", "perft depth must be >= 0");
           const Position pos = key_position(key);
           const Variant v = engine.variant();
           const Rules rules = engine.rules();
-          py::gil_scoped_release release;
-          return perft_parallel(v, rules, pos, depth, ordered, threads);
+          const auto cancel = nardy_py::cancel_for(token);
+          return nardy_py::run_released(
+              [&] { return perft_parallel(v, rules, pos, depth, ordered, threads, cancel.get()); });
         },
         py::arg("engine"), py::arg("key"), py::arg("depth"), py::arg("ordered") = false,
-        py::arg("threads") = 0, "perft on `threads` threads (0: all cores). GIL released.");
+        py::arg("threads") = 0, py::arg("cancel") = nullptr,
+        "perft on `threads` threads (0: all cores). GIL released.");
 
   m.def("perft_split",
-        [](const Engine& engine, py::bytes key, int depth, bool ordered, size_t min_tasks) {
+        [](const Engine& engine, py::bytes key, int depth, bool ordered, size_t min_tasks,
+           const nardy_py::CancelToken* token) {
           if (depth < 1) raise_error("Error", "perft_split needs depth >= 1");
           const Position pos = key_position(key);
-          std::vector<PerftTask> tasks;
           int levels = 0;
-          {
-            py::gil_scoped_release release;
+          const auto cancel = nardy_py::cancel_for(token);
+          const std::vector<PerftTask> tasks = nardy_py::run_released([&] {
             Engine e(engine.variant(), engine.rules());
-            tasks = perft_split(e, pos, depth, ordered, min_tasks, levels);
-          }
+            return perft_split(e, pos, depth, ordered, min_tasks, levels, cancel.get());
+          });
           py::list keys(tasks.size()), weights(tasks.size());
           for (size_t i = 0; i < tasks.size(); ++i) {
             keys[i] = position_key(tasks[i].pos);
@@ -770,20 +786,22 @@ void register_batch(py::module_& m) {
           return py::make_tuple(keys, weights, depth - levels);
         },
         py::arg("engine"), py::arg("key"), py::arg("depth"), py::arg("ordered") = false,
-        py::arg("min_tasks") = 64,
+        py::arg("min_tasks") = 64, py::arg("cancel") = nullptr,
         "(keys, weights, remaining_depth): perft(key, depth) = sum(w * perft(k, remaining)).");
 
   m.def("perft_tasks",
         [](const Engine& engine, const py::list& keys, const py::list& weights, int depth,
-           bool ordered, int threads) {
+           bool ordered, int threads, const nardy_py::CancelToken* token) {
           if (depth < 0) raise_error("Error", "perft depth must be >= 0");
           const std::vector<PerftTask> tasks = tasks_from(keys, weights);
           const Variant v = engine.variant();
           const Rules rules = engine.rules();
-          py::gil_scoped_release release;
-          return perft_tasks(v, rules, tasks, depth, ordered, threads);
+          const auto cancel = nardy_py::cancel_for(token);
+          return nardy_py::run_released([&] {
+            return perft_tasks(v, rules, tasks, depth, ordered, threads, cancel.get());
+          });
         },
         py::arg("engine"), py::arg("keys"), py::arg("weights"), py::arg("depth"),
-        py::arg("ordered") = false, py::arg("threads") = 1,
+        py::arg("ordered") = false, py::arg("threads") = 1, py::arg("cancel") = nullptr,
         "sum(weight * perft(key, depth)) over the tasks, on `threads` threads. GIL released.");
 }

@@ -6,7 +6,7 @@ import collections.abc
 import numpy
 import numpy.typing
 import typing
-__all__: list[str] = ['Engine', 'HeadRule', 'LegalMoves', 'LockstepRollout', 'ShlemEnd', 'ShlemStage', 'Variant', 'batch_afterstate_features', 'batch_afterstates', 'batch_encode', 'batch_keys', 'batch_rows', 'decode', 'encode', 'encoding_width', 'find_result', 'hardware_threads', 'perft_split', 'perft_tasks', 'perft_threads', 'rollout', 'rollout_kinds', 'shlem_status', 'swap', 'unpack_results', 'validate', 'variant_info']
+__all__: list[str] = ['CancelToken', 'Engine', 'HeadRule', 'LegalMoves', 'LockstepRollout', 'ShlemEnd', 'ShlemStage', 'Variant', 'batch_afterstate_features', 'batch_afterstates', 'batch_encode', 'batch_keys', 'batch_rows', 'decode', 'encode', 'encoding_width', 'find_result', 'hardware_threads', 'perft_split', 'perft_tasks', 'perft_threads', 'rollout', 'rollout_kinds', 'shlem_status', 'swap', 'unpack_results', 'validate', 'variant_info']
 class Variant:
     """
     Members:
@@ -255,6 +255,20 @@ class LegalMoves:
     @property
     def position(self) -> typing.Any:
         ...
+class CancelToken:
+    """
+    A flag that stops the long calls given it (perft, divide, rollouts, batches) at their next poll, from any thread: they raise
+    KeyboardInterrupt. Ctrl-C stops them without one.
+    """
+    def __init__(self) -> None:
+        ...
+    def cancel(self) -> None:
+        """
+        Stops every call polling this token (now and later).
+        """
+    @property
+    def cancelled(self) -> bool:
+        ...
 class Engine:
     def __init__(self, variant: Variant, head_rule: HeadRule = ..., block_check_at_end: bool = False, shlem_stage: ShlemStage = ..., shlem_end: ShlemEnd = ..., shlem_pass_limit: typing.SupportsInt | typing.SupportsIndex = 4, no_hit_and_hide: bool = False) -> None:
         ...
@@ -266,7 +280,7 @@ class Engine:
         """
         The number of legal moves, counted without making them where the variant allows.
         """
-    def divide(self, key: bytes, depth: typing.SupportsInt | typing.SupportsIndex, ordered: bool = False) -> list:
+    def divide(self, key: bytes, depth: typing.SupportsInt | typing.SupportsIndex, ordered: bool = False, cancel: CancelToken | None = None) -> list:
         ...
     def enumerate_loop(self, positions: numpy.ndarray, repeat: typing.SupportsInt | typing.SupportsIndex = 1) -> tuple[int, int, float]:
         """
@@ -284,7 +298,7 @@ class Engine:
         """
         nardy.LegalMoves of a nardy.Position for the roll.
         """
-    def perft(self, key: bytes, depth: typing.SupportsInt | typing.SupportsIndex, ordered: bool = False) -> int:
+    def perft(self, key: bytes, depth: typing.SupportsInt | typing.SupportsIndex, ordered: bool = False, cancel: CancelToken | None = None) -> int:
         ...
     def pick(self, key: bytes, d1: typing.SupportsInt | typing.SupportsIndex, d2: typing.SupportsInt | typing.SupportsIndex, index: typing.SupportsInt | typing.SupportsIndex) -> tuple:
         """
@@ -324,11 +338,11 @@ def _set_move_types(arg0: typing.Any, arg1: typing.Any) -> None:
     """
     Registers nardy.Move and nardy.Step, which the core instantiates directly.
     """
-def batch_afterstate_features(engine: Engine, boards: numpy.ndarray, dice: numpy.ndarray, kind: str, rows: bool = False, threads: typing.SupportsInt | typing.SupportsIndex = 1) -> tuple:
+def batch_afterstate_features(engine: Engine, boards: numpy.ndarray, dice: numpy.ndarray, kind: str, rows: bool = False, threads: typing.SupportsInt | typing.SupportsIndex = 1, cancel: CancelToken | None = None) -> tuple:
     """
     ([results (M,2,26) int8,] features (M,F) float32, offsets (N+1,) int64): every afterstate encoded with side 1 (the player to roll next) on roll.
     """
-def batch_afterstates(engine: Engine, boards: numpy.ndarray, dice: numpy.ndarray, steps: bool = False, threads: typing.SupportsInt | typing.SupportsIndex = 1) -> tuple:
+def batch_afterstates(engine: Engine, boards: numpy.ndarray, dice: numpy.ndarray, steps: bool = False, threads: typing.SupportsInt | typing.SupportsIndex = 1, cancel: CancelToken | None = None) -> tuple:
     """
     (results (M,2,26) int8, offsets (N+1,) int64[, steps (M,4,3) int8]) for boards (N,2,26) int8 and dice (N,2) int8. Thread-safe; GIL released.
     """
@@ -362,19 +376,19 @@ def hardware_threads() -> int:
     """
     Threads used for threads=0 (std::thread::hardware_concurrency, at least 1).
     """
-def perft_split(engine: Engine, key: bytes, depth: typing.SupportsInt | typing.SupportsIndex, ordered: bool = False, min_tasks: typing.SupportsInt | typing.SupportsIndex = 64) -> tuple[list, list, int]:
+def perft_split(engine: Engine, key: bytes, depth: typing.SupportsInt | typing.SupportsIndex, ordered: bool = False, min_tasks: typing.SupportsInt | typing.SupportsIndex = 64, cancel: CancelToken | None = None) -> tuple[list, list, int]:
     """
     (keys, weights, remaining_depth): perft(key, depth) = sum(w * perft(k, remaining)).
     """
-def perft_tasks(engine: Engine, keys: list, weights: list, depth: typing.SupportsInt | typing.SupportsIndex, ordered: bool = False, threads: typing.SupportsInt | typing.SupportsIndex = 1) -> int:
+def perft_tasks(engine: Engine, keys: list, weights: list, depth: typing.SupportsInt | typing.SupportsIndex, ordered: bool = False, threads: typing.SupportsInt | typing.SupportsIndex = 1, cancel: CancelToken | None = None) -> int:
     """
     sum(weight * perft(key, depth)) over the tasks, on `threads` threads. GIL released.
     """
-def perft_threads(engine: Engine, key: bytes, depth: typing.SupportsInt | typing.SupportsIndex, ordered: bool = False, threads: typing.SupportsInt | typing.SupportsIndex = 0) -> int:
+def perft_threads(engine: Engine, key: bytes, depth: typing.SupportsInt | typing.SupportsIndex, ordered: bool = False, threads: typing.SupportsInt | typing.SupportsIndex = 0, cancel: CancelToken | None = None) -> int:
     """
     perft on `threads` threads (0: all cores). GIL released.
     """
-def rollout(engine: Engine, key: bytes, games: typing.SupportsInt | typing.SupportsIndex, policy: str = 'random', seed: typing.SupportsInt | typing.SupportsIndex = 0, first_trial: typing.SupportsInt | typing.SupportsIndex = 0, threads: typing.SupportsInt | typing.SupportsIndex = 1, max_plies: typing.SupportsInt | typing.SupportsIndex = 10000) -> dict:
+def rollout(engine: Engine, key: bytes, games: typing.SupportsInt | typing.SupportsIndex, policy: str = 'random', seed: typing.SupportsInt | typing.SupportsIndex = 0, first_trial: typing.SupportsInt | typing.SupportsIndex = 0, threads: typing.SupportsInt | typing.SupportsIndex = 1, max_plies: typing.SupportsInt | typing.SupportsIndex = 10000, cancel: CancelToken | None = None) -> dict:
     """
     Plays trials [first_trial, first_trial + games) from the key's position with a built-in policy; integer counts (see rollout.hpp). GIL released.
     """

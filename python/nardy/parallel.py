@@ -41,10 +41,10 @@ from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any, Union
 
-from nardy import _core
+from nardy import _core, _validate
 from nardy.errors import Error
 from nardy.position import Position
-from nardy.rollout import PolicyLike, RolloutResult, _check_int, _start
+from nardy.rollout import MAX_GAMES, PolicyLike, RolloutResult, _check_int, _start
 from nardy.rollout import rollout as _rollout
 from nardy.variants import Variant
 
@@ -75,8 +75,17 @@ def _executor(executor: ExecutorLike) -> Iterator[Executor]:
                     f"or pass a concurrent.futures.Executor")
     try:
         yield pool
+    except BaseException:
+        if isinstance(pool, ProcessPoolExecutor):  # Ctrl-C: running shards are not waited for
+            for proc in list((getattr(pool, "_processes", None) or {}).values()):
+                proc.terminate()
+        raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+#: The most shards one call splits into.
+MAX_SHARDS = 1_000_000
 
 
 def _workers(executor: Executor) -> int:
@@ -99,12 +108,19 @@ def split_trials(first_trial: int, games: int, shards: int) -> list[tuple[int, i
 
 def _rollout_shard(position: Position, first_trial: int, games: int, policy: PolicyLike,
                    seed: int, threads: int, max_plies: int,
-                   features: str | None) -> RolloutResult:
+                   features: str | None, cancel: Any = None) -> RolloutResult:
     return _rollout(position, games, policy, seed=seed, threads=threads, first_trial=first_trial,
-                    max_plies=max_plies, features=features)
+                    max_plies=max_plies, features=features, cancel=cancel)
 
 
-def _gather(futures: list[Future[Any]], progress: Progress | None) -> list[Any]:
+def _token(executor: Executor) -> Any:
+    """A CancelToken for shards that run in this process (threads), else None: the C++ work
+    of every shard stops at its next poll when the caller is interrupted."""
+    return _core.CancelToken() if isinstance(executor, ThreadPoolExecutor) else None
+
+
+def _gather(futures: list[Future[Any]], progress: Progress | None,
+            token: Any = None) -> list[Any]:
     results: list[Any] = [None] * len(futures)
     index = {id(f): i for i, f in enumerate(futures)}
     done = 0
@@ -115,6 +131,8 @@ def _gather(futures: list[Future[Any]], progress: Progress | None) -> list[Any]:
             if progress is not None:
                 progress(done, len(futures))
     except BaseException:
+        if token is not None:
+            token.cancel()
         for f in futures:
             f.cancel()
         raise
@@ -132,19 +150,20 @@ def rollout(position: Position | Any, games: int, policy: PolicyLike = "random",
     equals the serial run's counts exactly; its ``seconds`` is the wall time of the whole run.
     """
     pos = _start(position)
-    games = _check_int("games", games)
-    first_trial = _check_int("first_trial", first_trial)
+    games = _check_int("games", games, 0, MAX_GAMES)
+    first_trial = _check_int("first_trial", first_trial, 0, _validate.U64_MAX - games)
     if shards is not None:
-        shards = _check_int("shards", shards, 1)
+        shards = _check_int("shards", shards, 1, MAX_SHARDS)
     t0 = time.perf_counter()
     if games == 0:
         return _rollout(pos, 0, policy, seed=seed, first_trial=first_trial, max_plies=max_plies,
                         features=features)
     with _executor(executor) as ex:
         ranges = split_trials(first_trial, games, shards or 4 * _workers(ex))
+        token = _token(ex)
         futures = [ex.submit(_rollout_shard, pos, lo, n, policy, seed, threads, max_plies,
-                             features) for lo, n in ranges]
-        parts = _gather(futures, progress)
+                             features, token) for lo, n in ranges]
+        parts = _gather(futures, progress, token)
     total = parts[0]
     for part in parts[1:]:
         total = total.merge(part)
@@ -152,8 +171,9 @@ def rollout(position: Position | Any, games: int, policy: PolicyLike = "random",
 
 
 def _perft_shard(variant: Variant, keys: list[bytes], weights: list[int], depth: int,
-                 ordered: bool, threads: int) -> int:
-    return int(_core.perft_tasks(variant.engine, keys, weights, depth, ordered, threads))
+                 ordered: bool, threads: int, cancel: Any = None) -> int:
+    return int(_core.perft_tasks(variant.engine, keys, weights, depth, ordered, threads,
+                                 cancel))
 
 
 def _perft_check(depth: int, rolls: int) -> int:
@@ -190,10 +210,11 @@ def perft(position: Position, depth: int, rolls: int = 21, *,
             return 0
         # Round-robin so that every shard gets a similar mix of heavy and light subtrees.
         n_shards = min(n_shards, len(keys))
+        token = _token(ex)
         futures = [ex.submit(_perft_shard, position.variant, keys[k::n_shards],
-                             weights[k::n_shards], remaining, rolls == 36, threads)
+                             weights[k::n_shards], remaining, rolls == 36, threads, token)
                    for k in range(n_shards)]
-        return sum(_gather(futures, progress))
+        return sum(_gather(futures, progress, token))
 
 
 def perft_threads(position: Position, depth: int, rolls: int = 21, threads: int = 0, *,

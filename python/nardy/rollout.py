@@ -188,7 +188,7 @@ MAX_THREADS = _validate.MAX_THREADS
 MAX_WIDTH = 1 << 20
 
 
-def _check_int(name: str, value: Any, low: int = 0, high: int = _validate.C_INT_MAX) -> int:
+def _check_int(name: str, value: Any, low: int = 0, high: int | None = None) -> int:
     return _validate.integer(value, name, low, high)  # type: ignore[no-any-return]
 
 
@@ -202,7 +202,8 @@ def _from_core(v_name: str, policy: str, seed: int, first: int, d: dict[str, Any
 
 def rollout(position: Position | Any, games: int, policy: PolicyLike = "random", *,
             seed: int = 0, threads: int = 0, first_trial: int = 0, max_plies: int = 10000,
-            features: str | None = None, width: int = 512) -> RolloutResult:
+            features: str | None = None, width: int = 512,
+            cancel: _core.CancelToken | None = None) -> RolloutResult:
     """Plays trials ``[first_trial, first_trial + games)`` from ``position`` (a Position, or a
     variant / name for its starting position) to the end and returns the counts.
 
@@ -211,13 +212,17 @@ def rollout(position: Position | Any, games: int, policy: PolicyLike = "random",
     ``width`` games in lockstep and is called on this thread; ``features`` (an encoding name
     of :mod:`nardy.batch`) hands it feature matrices instead of int8 boards. A game still
     running after ``max_plies`` plies is counted as unfinished.
+
+    ``games`` is at most :data:`MAX_GAMES`. Ctrl-C stops a run within milliseconds
+    (KeyboardInterrupt, no partial result); so does ``cancel.cancel()`` from another thread
+    for a built-in policy given a ``nardy._core.CancelToken``.
     """
     pos = _start(position)
     games = _check_int("games", games, 0, MAX_GAMES)
     seed = _validate.seed(seed)
     first_trial = _check_int("first_trial", first_trial, 0, _validate.U64_MAX - games)
     threads = _check_int("threads", threads, 0, MAX_THREADS)
-    max_plies = _check_int("max_plies", max_plies, 1)
+    max_plies = _check_int("max_plies", max_plies, 1, _validate.C_INT_MAX)
     engine = pos.variant.engine
     name = pos.variant.name
     if isinstance(policy, str):
@@ -227,7 +232,8 @@ def rollout(position: Position | Any, games: int, policy: PolicyLike = "random",
                         f"or pass a callable")
         if features is not None:
             raise Error("features= only applies to callable policies")
-        d = _core.rollout(engine, pos.key, games, p, seed, first_trial, threads, max_plies)
+        d = _core.rollout(engine, pos.key, games, p, seed, first_trial, threads, max_plies,
+                          cancel)
         return _from_core(name, p, seed, first_trial, d, float(d["seconds"]), int(d["threads"]))
     if not callable(policy):
         raise Error(f"policy must be 'random', 'greedy' or a callable, not {policy!r}")

@@ -17,11 +17,12 @@ std::array<Roll, 21> rolls(bool ordered) {
 Engine::Engine(Variant variant, Rules rules)
     : variant_(variant), rules_(rules), core_(variant_entry(variant).make_engine(rules)) {}
 
-uint64_t Engine::perft(const Position& pos, int depth, bool ordered) {
-  return core_->perft(pos, depth, ordered);
+uint64_t Engine::perft(const Position& pos, int depth, bool ordered, CancelPoll* poll) {
+  return core_->perft(pos, depth, ordered, poll);
 }
 
-std::vector<DivideEntry> Engine::divide(const Position& pos, int depth, bool ordered) {
+std::vector<DivideEntry> Engine::divide(const Position& pos, int depth, bool ordered,
+                                        CancelPoll* poll) {
   if (depth < 1) throw std::invalid_argument("divide depth must be >= 1");
   std::vector<DivideEntry> out;
   MoveList list;
@@ -29,12 +30,12 @@ std::vector<DivideEntry> Engine::divide(const Position& pos, int depth, bool ord
     generate(pos, r.d1, r.d2, list);
     uint64_t sub = 0;
     if (list.empty()) {
-      sub = perft(pos.swapped(), depth - 1, ordered);
+      sub = perft(pos.swapped(), depth - 1, ordered, poll);
     } else {
       std::vector<Position> children;
       children.reserve(list.size());
       for (size_t i = 0; i < list.size(); ++i) children.push_back(list[i].result.swapped());
-      for (const Position& c : children) sub += perft(c, depth - 1, ordered);
+      for (const Position& c : children) sub += perft(c, depth - 1, ordered, poll);
     }
     out.push_back(DivideEntry{r.d1, r.d2, sub * static_cast<uint64_t>(r.weight)});
   }

@@ -15,6 +15,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "nardy/cancel.hpp"
 #include "nardy/movelist.hpp"
 #include "nardy/position.hpp"
 #include "nardy/rules.hpp"
@@ -55,7 +56,7 @@ class EngineCore {
                     Position& result) = 0;
   virtual bool apply_steps(const Position& pos, const Step* steps, int n,
                            Position& result) const = 0;
-  virtual uint64_t perft(const Position& pos, int depth, bool ordered) = 0;
+  virtual uint64_t perft(const Position& pos, int depth, bool ordered, CancelPoll* poll) = 0;
   virtual bool finished(const Position& pos) const noexcept = 0;
   virtual bool game_end(const Position& pos, int on_roll, int passes,
                         Outcome& out) const noexcept = 0;
@@ -108,9 +109,11 @@ class Engine {
 
   // Leaves of the game tree `depth` plies deep: per ply the 21 rolls (or 36 ordered ones),
   // children are distinct resulting positions, a roll with no legal move has one child (the
-  // pass), and a finished game has no children.
-  uint64_t perft(const Position& pos, int depth, bool ordered);
-  std::vector<DivideEntry> divide(const Position& pos, int depth, bool ordered);
+  // pass), and a finished game has no children. `poll`, if given, is called once per inner
+  // node (it throws Cancelled to stop the count).
+  uint64_t perft(const Position& pos, int depth, bool ordered, CancelPoll* poll = nullptr);
+  std::vector<DivideEntry> divide(const Position& pos, int depth, bool ordered,
+                                  CancelPoll* poll = nullptr);
 
   // A finished game has no children in perft (the variant's end test, without the rules that
   // need history).

@@ -75,11 +75,11 @@ class EngineImpl final : public EngineCore {
                               V::kStepsMatchHit);
   }
 
-  uint64_t perft(const Position& pos, int depth, bool ordered) override {
+  uint64_t perft(const Position& pos, int depth, bool ordered, CancelPoll* poll) override {
     if (depth < 0) throw std::invalid_argument("perft depth must be >= 0");
     while (static_cast<int>(scratch_.size()) < depth + 1)
       scratch_.push_back(std::make_unique<MoveList>());
-    return perft_rec(pos, depth, ordered);
+    return perft_rec(pos, depth, ordered, poll);
   }
 
   bool finished(const Position& pos) const noexcept override { return V::finished(pos, rules_); }
@@ -193,9 +193,10 @@ class EngineImpl final : public EngineCore {
   }
 
  private:
-  uint64_t perft_rec(const Position& pos, int depth, bool ordered) {
+  uint64_t perft_rec(const Position& pos, int depth, bool ordered, CancelPoll* poll) {
     if (depth == 0) return 1;
     if (V::finished(pos, rules_)) return 0;
+    if (poll) (*poll)();
     uint64_t total = 0;
     if (depth == 1) {  // the leaves are only counted (a pass is one leaf)
       for (const Roll& r : rolls(ordered)) {
@@ -209,10 +210,10 @@ class EngineImpl final : public EngineCore {
       enum_.generate(pos, r.d1, r.d2, list);
       uint64_t sub = 0;
       if (list.empty()) {
-        sub = perft_rec(pos.swapped(), depth - 1, ordered);
+        sub = perft_rec(pos.swapped(), depth - 1, ordered, poll);
       } else {
         for (size_t i = 0; i < list.size(); ++i)
-          sub += perft_rec(list[i].result.swapped(), depth - 1, ordered);
+          sub += perft_rec(list[i].result.swapped(), depth - 1, ordered, poll);
       }
       total += sub * static_cast<uint64_t>(r.weight);
     }

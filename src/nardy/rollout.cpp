@@ -57,15 +57,17 @@ int resolve_threads(int threads) noexcept {
 namespace {
 
 // Runs `body(worker_index)` on `threads` threads (the calling thread is worker 0) and
-// rethrows the first exception.
+// rethrows the first exception. Worker 0, done with its share, goes on running the cancel
+// check while the others finish theirs, so Ctrl-C still reaches a call in its last tasks.
 template <class F>
-void run_workers(int threads, F&& body) {
+void run_workers(int threads, F&& body, Cancel* cancel = nullptr) {
   if (threads <= 1) {
     body(0);
     return;
   }
   std::vector<std::thread> pool;
   std::vector<std::exception_ptr> errors(threads);
+  std::atomic<int> running{threads - 1};
   pool.reserve(threads - 1);
   for (int t = 1; t < threads; ++t) {
     pool.emplace_back([&, t] {
@@ -74,10 +76,20 @@ void run_workers(int threads, F&& body) {
       } catch (...) {
         errors[t] = std::current_exception();
       }
+      running.fetch_sub(1);
     });
   }
   try {
     body(0);
+    if (cancel && cancel->check) {
+      while (running.load() > 0 && !cancel->requested()) {
+        std::this_thread::sleep_for(CancelPoll::kCheckInterval);
+        if (cancel->check(cancel->context)) {
+          cancel->request();
+          throw Cancelled{};
+        }
+      }
+    }
   } catch (...) {
     errors[0] = std::current_exception();
   }
@@ -89,7 +101,7 @@ void run_workers(int threads, F&& body) {
 }  // namespace
 
 RolloutCounts rollout(Variant variant, const Rules& rules, const Position& start,
-                      const RolloutSettings& s, const std::atomic<bool>* stop) {
+                      const RolloutSettings& s, Cancel* cancel) {
   const int threads = static_cast<int>(
       std::min<uint64_t>(static_cast<uint64_t>(resolve_threads(s.threads)),
                          std::max<uint64_t>(s.trials, 1)));
@@ -101,17 +113,19 @@ RolloutCounts rollout(Variant variant, const Rules& rules, const Position& start
   run_workers(threads, [&](int t) {
     Engine engine(variant, rules);
     MoveList list;
+    CancelPoll poll(cancel, t == 0, 1);
     RolloutCounts& mine = partial[t];
     for (;;) {
-      if (stop && stop->load(std::memory_order_relaxed)) return;
       const uint64_t begin = next.fetch_add(chunk);
       if (begin >= s.trials) return;
       const uint64_t end = std::min(begin + chunk, s.trials);
-      for (uint64_t i = begin; i < end; ++i)
+      for (uint64_t i = begin; i < end; ++i) {
+        poll();
         mine.add(engine.play_trial(list, start, s.policy, s.seed, s.first_trial + i,
                                    s.max_plies));
+      }
     }
-  });
+  }, cancel);
   RolloutCounts total;
   for (const auto& p : partial) total.merge(p);
   return total;
@@ -227,7 +241,8 @@ struct PositionHash {
 };
 
 // One level: children of every task (at remaining depth >= 1), equal positions merged.
-std::vector<PerftTask> expand(Engine& engine, const std::vector<PerftTask>& tasks, bool ordered) {
+std::vector<PerftTask> expand(Engine& engine, const std::vector<PerftTask>& tasks, bool ordered,
+                              CancelPoll& poll) {
   std::vector<PerftTask> out;
   std::unordered_map<Position, size_t, PositionHash> index;
   MoveList list;
@@ -240,6 +255,7 @@ std::vector<PerftTask> expand(Engine& engine, const std::vector<PerftTask>& task
     }
   };
   for (const PerftTask& t : tasks) {
+    poll();
     if (engine.finished(t.pos)) continue;  // no children
     for (const Roll& r : rolls(ordered)) {
       engine.generate(t.pos, r.d1, r.d2, list);
@@ -257,14 +273,15 @@ std::vector<PerftTask> expand(Engine& engine, const std::vector<PerftTask>& task
 }  // namespace
 
 std::vector<PerftTask> perft_split(Engine& engine, const Position& pos, int depth, bool ordered,
-                                   size_t min_tasks, int& levels) {
+                                   size_t min_tasks, int& levels, Cancel* cancel) {
   if (depth < 1) throw std::invalid_argument("perft_split needs depth >= 1");
   std::vector<PerftTask> tasks{PerftTask{pos, 1}};
   levels = 0;
   // Expanding is done serially here; keep at least two levels for the workers (depth - levels
   // >= 2) unless the tree is shallower, so that the split stays cheap next to the work.
+  CancelPoll poll(cancel, true, 1);
   while (levels < depth && (levels == 0 || (tasks.size() < min_tasks && depth - levels > 2))) {
-    tasks = expand(engine, tasks, ordered);
+    tasks = expand(engine, tasks, ordered, poll);
     ++levels;
     if (tasks.empty()) break;
   }
@@ -272,7 +289,7 @@ std::vector<PerftTask> perft_split(Engine& engine, const Position& pos, int dept
 }
 
 uint64_t perft_tasks(Variant variant, const Rules& rules, const std::vector<PerftTask>& tasks,
-                     int depth, bool ordered, int threads, const std::atomic<bool>* stop) {
+                     int depth, bool ordered, int threads, Cancel* cancel) {
   if (depth < 0) throw std::invalid_argument("perft depth must be >= 0");
   if (depth == 0) {
     uint64_t total = 0;
@@ -285,30 +302,33 @@ uint64_t perft_tasks(Variant variant, const Rules& rules, const std::vector<Perf
   std::vector<uint64_t> partial(threads, 0);
   run_workers(threads, [&](int t) {
     Engine engine(variant, rules);
+    CancelPoll poll(cancel, t == 0, 1);  // per inner node: microseconds, in Shlem up to 100 ms
     uint64_t sum = 0;
     for (;;) {
-      if (stop && stop->load(std::memory_order_relaxed)) break;
       const size_t i = next.fetch_add(1);
       if (i >= tasks.size()) break;
-      sum += tasks[i].weight * engine.perft(tasks[i].pos, depth, ordered);
+      sum += tasks[i].weight * engine.perft(tasks[i].pos, depth, ordered, &poll);
     }
     partial[t] = sum;
-  });
+  }, cancel);
   uint64_t total = 0;
   for (uint64_t p : partial) total += p;
   return total;
 }
 
 uint64_t perft_parallel(Variant variant, const Rules& rules, const Position& pos, int depth,
-                        bool ordered, int threads) {
+                        bool ordered, int threads, Cancel* cancel) {
   if (depth < 0) throw std::invalid_argument("perft depth must be >= 0");
   threads = resolve_threads(threads);
   Engine engine(variant, rules);
-  if (depth <= 1 || threads == 1) return engine.perft(pos, depth, ordered);
+  if (depth <= 1 || threads == 1) {
+    CancelPoll poll(cancel, true, 1);
+    return engine.perft(pos, depth, ordered, &poll);
+  }
   int levels = 0;
-  const std::vector<PerftTask> tasks =
-      perft_split(engine, pos, depth, ordered, static_cast<size_t>(threads) * 64, levels);
-  return perft_tasks(variant, rules, tasks, depth - levels, ordered, threads);
+  const std::vector<PerftTask> tasks = perft_split(
+      engine, pos, depth, ordered, static_cast<size_t>(threads) * 64, levels, cancel);
+  return perft_tasks(variant, rules, tasks, depth - levels, ordered, threads, cancel);
 }
 
 }  // namespace nardy

@@ -40,6 +40,7 @@
 #include <functional>
 #include <vector>
 
+#include "nardy/cancel.hpp"
 #include "nardy/engine.hpp"
 #include "nardy/movelist.hpp"
 #include "nardy/position.hpp"
@@ -98,10 +99,10 @@ struct RolloutSettings {
 };
 
 // Plays trials [first_trial, first_trial + trials) on `threads` worker threads, each with its
-// own Engine (variant, rules). `stop`, if given, is polled between chunks of trials; the
-// trials of a stopped run are the completed chunks only (games says how many).
+// own Engine (variant, rules). `cancel`, if given, is polled every few trials: a cancelled
+// run throws Cancelled (no partial counts).
 RolloutCounts rollout(Variant variant, const Rules& rules, const Position& start,
-                      const RolloutSettings& settings, const std::atomic<bool>* stop = nullptr);
+                      const RolloutSettings& settings, Cancel* cancel = nullptr);
 
 int resolve_threads(int threads) noexcept;
 
@@ -172,15 +173,15 @@ struct PerftTask {
 // Expands level by level (merging equal positions) until there are at least `min_tasks` tasks
 // or the remaining depth would drop below 1; `levels` receives how many levels were expanded.
 std::vector<PerftTask> perft_split(Engine& engine, const Position& pos, int depth, bool ordered,
-                                   size_t min_tasks, int& levels);
+                                   size_t min_tasks, int& levels, Cancel* cancel = nullptr);
 
 // sum(weight * perft(task, depth)) over the tasks, on `threads` threads (own Engine each).
+// A cancelled count throws Cancelled.
 uint64_t perft_tasks(Variant variant, const Rules& rules, const std::vector<PerftTask>& tasks,
-                     int depth, bool ordered, int threads,
-                     const std::atomic<bool>* stop = nullptr);
+                     int depth, bool ordered, int threads, Cancel* cancel = nullptr);
 
 // perft(pos, depth) on `threads` threads: root rolls x children split into tasks.
 uint64_t perft_parallel(Variant variant, const Rules& rules, const Position& pos, int depth,
-                        bool ordered, int threads);
+                        bool ordered, int threads, Cancel* cancel = nullptr);
 
 }  // namespace nardy
