@@ -244,6 +244,12 @@ def test_convert_by_extension(tmp_path):
         convert_record(src, tmp_path / "x.pdf")
     with pytest.raises(InvalidRecordError, match="cannot read"):
         convert_record(tmp_path / "missing.mat", tmp_path / "y.sgf")
+    from nardy.formats import convert_text
+
+    assert convert_text(write_mat(m), "mat", "sgf") == write_sgf(read_mat(write_mat(m)))
+    assert read_record(convert_text(write_sgf(m), ".sgf", "nardy")).match.score == m.score
+    with pytest.raises(InvalidRecordError, match="only backgammon"):
+        convert_text(write_record(ln), "nardy", "sgf")
     convert_record(src, tmp_path / "z.txt", target_format="nardy")
     assert read_record((tmp_path / "z.txt").read_text()).match.score == m.score
 

@@ -59,9 +59,10 @@ _LAZY = {
     "read_sgf": "nardy.formats.sgf", "write_mat": "nardy.formats.mat",
     "write_sgf": "nardy.formats.sgf",
     "read_record": "nardy.formats.nardyrec", "write_record": "nardy.formats.nardyrec",
-    "convert_record": "nardy.formats.nardyrec",
+    "convert_record": "nardy.formats.nardyrec", "convert_text": "nardy.formats.nardyrec",
 }
-__all__ += ["FORMAT", "MatchRecord", "TextState", "convert_record", "from_json", "from_text",
+__all__ += ["FORMAT", "MatchRecord", "TextState", "convert_record", "convert_text", "from_json",
+            "from_text",
             "read_mat", "read_record", "read_sgf", "to_json", "to_text", "write_mat",
             "write_record", "write_sgf"]
 

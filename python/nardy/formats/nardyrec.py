@@ -49,7 +49,7 @@ from nardy.formats._replay import (
     _start_of,
 )
 
-__all__ = ["FORMATS", "convert_record", "read_record", "write_record"]
+__all__ = ["FORMATS", "convert_record", "convert_text", "read_record", "write_record"]
 
 _COLORS = {"white": WHITE, "black": BLACK}
 _NAME = {WHITE: "white", BLACK: "black"}
@@ -353,6 +353,13 @@ def _codec(fmt: str, which: int) -> Any:
         raise InvalidRecordError(f"unknown record format {fmt!r}; known: "
                                  + ", ".join(sorted(FORMATS)))
     return getattr(F, FORMATS[key.lower()][which])
+
+
+def convert_text(text: str, source_format: str, target_format: str) -> str:
+    """A record's text in another format: ``source_format`` and ``target_format`` are
+    ``mat``, ``sgf`` or ``nardy`` (or an extension, ``.mat``). Replayed in between, so a bad
+    record raises InvalidRecordError, as does a match the target cannot hold."""
+    return _codec(target_format, 1)(_codec(source_format, 0)(text))
 
 
 def convert_record(source: str | Path, target: str | Path, *, source_format: str | None = None,
