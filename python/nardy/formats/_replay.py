@@ -244,11 +244,13 @@ def _replay_game(match: Any, k: int, events: list[_Event], score: tuple[int, int
                 if ev.exact:
                     g.play(_formatted(g, ev, fail))
                     continue
-                try:
-                    move = g.position.parse_move(ev.text, g.dice)
-                except Error as e:
-                    raise fail(f"{ev.dice[0]}{ev.dice[1]}: {ev.text}: {e}") from None
-                g.play(_as_written(g, ev.text, move))
+                move = _as_written(g, ev.text)
+                if move is None:
+                    try:
+                        move = g.position.parse_move(ev.text, g.dice)
+                    except Error as e:
+                        raise fail(f"{ev.dice[0]}{ev.dice[1]}: {ev.text}: {e}") from None
+                g.play(move)
             elif ev.kind == "opening":
                 if g.phase is not Phase.OPENING:
                     raise fail(f"an opening throw, but the game is in phase {g.phase}")
@@ -381,10 +383,11 @@ def _check_result(g: Any, ev: _Event, fail: Any) -> None:
                    f"gives {got}, {r.points} point(s) ({r.reason})")
 
 
-def _as_written(g: Any, text: str, move: Any) -> Any:
-    """The legal ``move`` with its steps as the record writes them, when every segment of the
+def _as_written(g: Any, text: str) -> Any:
+    """The legal move with its steps as the record writes them, when every segment of the
     record's notation is one die (``24/22 22/16``, ``13/9/6``, ``8/4(2)``): a record read and
-    written again then keeps its steps. Otherwise ``move`` as the engine gives it."""
+    written again then keeps its steps. None when the text is not so written, or is not a
+    legal move so read (the notation parser then decides)."""
     from nardy.notation import parse_move_steps
     from nardy.position import Move
 
@@ -393,9 +396,9 @@ def _as_written(g: Any, text: str, move: Any) -> Any:
     try:
         steps = [(f, t) for f, t, _ in parse_move_steps(text, v, pos.turn)]
     except Error:
-        return move
-    if len(steps) != len(move.steps) or not _dice_fit(steps, g.dice):
-        return move
+        return None
+    if not _dice_fit(steps, g.dice):
+        return None
     them = list(pos.sides()[1])
     out = []
     for f, t in steps:  # hits in the written order (a blot is hit by the first to land)
@@ -405,7 +408,7 @@ def _as_written(g: Any, text: str, move: Any) -> Any:
             hit = True
         out.append((f, t, hit))
     written = Move(out)
-    return written if g.legal_moves().index_of(written) >= 0 else move
+    return written if g.legal_moves().index_of(written) >= 0 else None
 
 
 def _dice_fit(steps: list[tuple[int, int]], dice: tuple[int, int]) -> bool:
