@@ -248,7 +248,8 @@ class Backgammon(Variant):
     """Backgammon (short nardy): 2-5-3-5 setup, hitting, the bar."""
 
     name = "backgammon"
-    aliases = ("short nardy", "short-nardy", "короткие нарды", "bg", "nardegammon")
+    aliases: ClassVar[tuple[str, ...]] = (
+        "short nardy", "short-nardy", "короткие нарды", "bg", "nardegammon")
     core_variant = _core.Variant.BACKGAMMON
     options: ClassVar[dict[str, tuple[Any, tuple[Any, ...]]]] = {
         # seed 002 house rule: a checker that hits may not go on, in the same turn, to a
