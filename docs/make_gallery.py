@@ -75,6 +75,8 @@ def pictures() -> list[tuple[str, str, str]]:
         ("backgammon.svg", "Backgammon, the starting position, white to move", board(bg)),
         ("backgammon-black.svg", "The same from black's side, numbered for black",
          board(bg, flip=True)),
+        ("nackgammon.svg", "Nackgammon: four back checkers",
+         board(Position("nackgammon"))),
         ("long-nardy.svg", "Long nardy: both heads, the absolute numbering of the rule text",
          board(Position("long-nardy"), dice=(6, 5))),
         ("long-nardy-game.svg", "Long nardy after 30 random plies: both sides move the same way",

@@ -230,3 +230,37 @@ def test_rollout_progress_bar(capsys) -> None:
                       "--no-progress")
     plain = nardy.rollout(Position("backgammon"), 4000, seed=1, threads=1)
     assert json.loads(out2)["wins"] == [list(w) for w in plain.wins]
+
+
+def _long_nardy_game() -> nardy.Game:
+    g = nardy.Game("long-nardy", seed=11)
+    while not g.is_game_over():
+        g.roll()
+        if g.phase == "move":
+            moves = g.legal_moves()
+            g.play(0) if len(moves) else g.pass_turn()
+    return g
+
+
+def test_convert_nardy_records(capsys, tmp_path: Path) -> None:
+    from nardy.formats import read_mat, read_record, write_record
+
+    mat = RECORDS / "random_5pt_seed9.mat"
+    rec = tmp_path / "m.nardy"
+    rc, _, err = run(capsys, "convert", str(mat), "-o", str(rec))
+    assert rc == 0, err
+    back = read_record(rec.read_text())
+    assert back.match.score == read_mat(mat.read_text()).match.score == (4, 5)
+    rc, text, _ = run(capsys, "convert", str(rec), "--to", "mat")
+    assert rc == 0 and text == mat.read_text()  # .mat -> .nardy -> .mat gives the file back
+    # long nardy has only the nardy record: it round-trips, and .mat says why it cannot
+    src = tmp_path / "long.nardy"
+    src.write_text(write_record(_long_nardy_game()))
+    out = tmp_path / "again.nardy"
+    rc, _, err = run(capsys, "convert", str(src), "-o", str(out))
+    assert rc == 0, err
+    assert out.read_text() == src.read_text()
+    rc, _, err = run(capsys, "convert", str(src), "--to", "mat")
+    assert rc == 2 and "error" in err and "Traceback" not in err
+    rc, _, err = run(capsys, "convert", str(src))
+    assert rc == 2 and "--to" in err

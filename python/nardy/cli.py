@@ -30,7 +30,10 @@ POSITION_HELP = ("a position in any format: the nardy text form (any variant, e.
                  "(optionally ID:MatchID), an XGID, a FIBS board: line, or a variant name for its "
                  "starting position")
 FORMATS = ("text", "position-id", "xgid", "fibs", "json")
-RECORD_FORMATS = ("mat", "sgf")
+#: Match record formats: name -> (reader, writer) in nardy.formats. "nardy" is the nardy
+#: record, for every variant (.mat and SGF record backgammon only).
+RECORD_FORMATS = {"mat": ("read_mat", "write_mat"), "sgf": ("read_sgf", "write_sgf"),
+                  "nardy": ("read_record", "write_record")}
 
 
 class CliError(Error):
@@ -345,8 +348,8 @@ def _record_format(path: str, given: str | None, what: str) -> str:
 def _cmd_convert(args: argparse.Namespace) -> int:
     src = args.source
     is_record = args.source_format in RECORD_FORMATS or (
-        args.source_format is None and (os.path.splitext(src)[1].lower() in (".mat", ".sgf")
-                                        or os.path.isfile(src)))
+        args.source_format is None and (os.path.splitext(src)[1].lower().lstrip(".")
+                                        in RECORD_FORMATS or os.path.isfile(src)))
     if is_record:
         return _convert_record(args)
     if args.source_format is not None:
@@ -375,16 +378,20 @@ def _cmd_convert(args: argparse.Namespace) -> int:
 
 
 def _convert_record(args: argparse.Namespace) -> int:
-    from nardy.formats import read_mat, read_sgf, write_mat, write_sgf
+    import nardy.formats
 
     src_fmt = _record_format(args.source, args.source_format, "input")
     text = _read_file(args.source)
-    record = read_mat(text) if src_fmt == "mat" else read_sgf(text)
+    if args.to is None and args.output is None and src_fmt not in ("mat", "sgf"):
+        raise CliError(f"give the format to write: --to {' or '.join(RECORD_FORMATS)}, "
+                       "or -o FILE with its extension")
     dst_fmt = args.to or (_record_format(args.output, None, "output") if args.output
                           else ("sgf" if src_fmt == "mat" else "mat"))
     if dst_fmt not in RECORD_FORMATS:
-        raise CliError(f"--to {dst_fmt}: a match record converts to {' or '.join(RECORD_FORMATS)}")
-    out = write_mat(record) if dst_fmt == "mat" else write_sgf(record)
+        raise CliError(f"--to {dst_fmt}: a match record converts to "
+                       + ", ".join(RECORD_FORMATS))
+    record = getattr(nardy.formats, RECORD_FORMATS[src_fmt][0])(text)
+    out = getattr(nardy.formats, RECORD_FORMATS[dst_fmt][1])(record)
     if args.output:
         _write(args.output, out)
     if args.json:
@@ -549,12 +556,16 @@ def _add_show(sub: Any) -> None:
 
 def _add_convert(sub: Any) -> None:
     p = sub.add_parser(
-        "convert", help="convert a position between formats, or a match record (.mat <-> SGF)",
+        "convert", help="convert a position between formats, or a match record "
+                        "(.mat, SGF, .nardy)",
         description="A position prints in every format it has (or the one of --to); a match "
-                    "record file (.mat or .sgf) is written in the other record format.")
-    p.add_argument("source", help=POSITION_HELP + "; or a .mat / .sgf match record file")
-    p.add_argument("--to", choices=FORMATS + RECORD_FORMATS, help="the format to write")
-    p.add_argument("--from", dest="source_format", choices=RECORD_FORMATS,
+                    "record file (.mat, .sgf, or .nardy for every variant) is written in the "
+                    "format of --to or of the -o file's extension (.mat and .sgf: the other "
+                    "of the two by default).")
+    p.add_argument("source", help=POSITION_HELP + "; or a .mat / .sgf / .nardy match record "
+                                                  "file")
+    p.add_argument("--to", choices=FORMATS + tuple(RECORD_FORMATS), help="the format to write")
+    p.add_argument("--from", dest="source_format", choices=tuple(RECORD_FORMATS),
                    help="the record format of the source file (default: from its extension)")
     p.add_argument("-o", "--output", metavar="FILE", help="write the result to FILE")
     _json_flag(p)

@@ -1,8 +1,9 @@
 """The board layout the docs describe, written from the rules for the picture tests (SVG and
 text board), and positions that exercise every part of a board.
 
-Backgammon and long nardy number white's points 1..12 along the bottom row from the right and
-13..24 along the top row from the left, as white sees the board (docs/coordinates.md: white's
+Backgammon (and nackgammon, on the same board) and long nardy number white's points 1..12
+along the bottom row from the right and 13..24 along the top row from the left, as white sees
+the board (docs/coordinates.md: white's
 index i is point i + 1; black's index j lies on white's 23 - j in backgammon and on
 (j + 12) % 24 in long nardy). Shlem draws white's line 11..26 along the bottom and black's line
 41..36 along the top, each point facing the one with the same position on the other line
@@ -16,14 +17,16 @@ import random
 import nardy
 from nardy import BLACK, WHITE, Position
 
-VARIANT_NAMES = ["backgammon", "long-nardy", "long-nardy-classic", "shlem"]
+VARIANT_NAMES = ["backgammon", "nackgammon", "long-nardy", "long-nardy-classic", "shlem"]
+#: Variants played on the backgammon board: the opponent's index j lies on 23 - j.
+BACKGAMMON_BOARD = ("backgammon", "nackgammon")
 
 
 def white_slot(position: Position, color: int, index: int) -> int:
     """White's index of ``color``'s own index ``index`` (docs/coordinates.md)."""
     if color == WHITE:
         return index
-    if position.variant.name == "backgammon":
+    if position.variant.name in BACKGAMMON_BOARD:
         return 23 - index
     return (index + 12) % 24
 
