@@ -40,7 +40,9 @@ class GnubgEvaluator(Evaluator):
     def __init__(self) -> None:
         g = _gnubg()
         self._evaluate = g.evaluate
-        self._cube = g.cubeinfo()
+        # A money game's centred cube, given in full: gnubg.cubeinfo() with no arguments takes
+        # the state of gnubg's current match, which any earlier gnubg call may have set.
+        self._cube = g.cubeinfo(1, -1, 0, 0, (0, 0), 0, 0)
         # cubeless, 0 plies, deterministic, no pruning, no noise
         self._context = g.evalcontext(0, 0, 1, 0, 0.0)
 
