@@ -28,10 +28,11 @@
 // NARDY_POPCNT_CLONES: hot functions that count bits are built twice on x86-64 glibc systems,
 // for CPUs with the popcnt instruction and without, and the loader picks one (an ifunc) once:
 // portable wheels then run at -mpopcnt speed on any CPU of the last fifteen years and still
-// run on the rest. GCC has target_clones since 6, clang since 14; elsewhere (musl has no
-// ifunc, MSVC no clones) the one portable build is used.
+// run on the rest. GCC has target_clones since 6; clang (14, as checked) refuses them on
+// templates, which these functions are, and musl has no ifunc, MSVC no clones: there the one
+// portable build is used.
 #if defined(__clang__)
-#define NARDY_HAS_TARGET_CLONES (__clang_major__ >= 14)
+#define NARDY_HAS_TARGET_CLONES 0
 #elif defined(__GNUC__)
 #define NARDY_HAS_TARGET_CLONES (__GNUC__ >= 6)
 #else
