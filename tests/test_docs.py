@@ -1,0 +1,91 @@
+"""The documentation's code examples run.
+
+Every fenced ``python`` block of README.md and docs/ (recursively) is executed, the blocks of
+one page in order and in one namespace, the way a reader would type them. A block with
+``>>>`` prompts is a doctest: its printed results must match. Blocks that only show a shape of
+code, not a runnable example, are fenced as ``text`` instead.
+"""
+
+from __future__ import annotations
+
+import doctest
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+FENCE = re.compile(r"^```python[ \t]*\n(.*?)^```[ \t]*$", re.MULTILINE | re.DOTALL)
+SHELL = re.compile(r"^```(?:sh|bash|console)[ \t]*\n(.*?)^```[ \t]*$", re.MULTILINE | re.DOTALL)
+
+
+def _pages() -> list[Path]:
+    pages = [ROOT / "README.md"]
+    if (ROOT / "docs").is_dir():
+        pages += sorted((ROOT / "docs").rglob("*.md"))
+    return [p for p in pages if p.exists() and FENCE.search(p.read_text(encoding="utf-8"))]
+
+
+def _blocks(path: Path):
+    text = path.read_text(encoding="utf-8")
+    for m in FENCE.finditer(text):
+        yield text.count("\n", 0, m.start()) + 2, m.group(1)
+
+
+PAGES = _pages()
+
+
+@pytest.mark.skipif(not PAGES, reason="no documentation beside the tests")
+@pytest.mark.parametrize("page", PAGES, ids=[str(p.relative_to(ROOT)) for p in PAGES])
+def test_page_examples_run(page: Path) -> None:
+    namespace: dict = {"__name__": "__docs__"}
+    parser = doctest.DocTestParser()
+    flags = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
+    rel = page.relative_to(ROOT)
+    for line, code in _blocks(page):
+        where = f"{rel}:{line}"
+        if ">>>" in code:
+            test = parser.get_doctest(code, namespace, where, str(rel), line - 1)
+            runner = doctest.DocTestRunner(optionflags=flags)
+            out: list[str] = []
+            runner.run(test, out=out.append, clear_globs=False)
+            namespace.update(test.globs)  # the DocTest ran on a copy of the namespace
+            assert runner.failures == 0, f"example at {where} failed:\n" + "".join(out)
+        else:
+            exec(compile(code, where, "exec"), namespace)  # noqa: S102
+
+
+def _commands() -> list[tuple[str, list[str]]]:
+    """The `nardy ...` command lines of the shell blocks (comments dropped)."""
+    found = []
+    for page in [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]:
+        if not page.exists():
+            continue
+        text = page.read_text(encoding="utf-8")
+        for m in SHELL.finditer(text):
+            for n, line in enumerate(m.group(1).splitlines()):
+                words = shlex.split(line, comments=True)
+                if words[:1] == ["nardy"]:
+                    where = f"{page.relative_to(ROOT)}:{text.count(chr(10), 0, m.start()) + 2 + n}"
+                    found.append((where, words[1:]))
+    return found
+
+
+COMMANDS = _commands()
+
+
+@pytest.mark.skipif(not COMMANDS, reason="no documentation beside the tests")
+@pytest.mark.parametrize("where,args", COMMANDS, ids=[w for w, _ in COMMANDS])
+def test_documented_commands_succeed(where: str, args: list[str]) -> None:
+    done = subprocess.run([sys.executable, "-m", "nardy", *args], capture_output=True,
+                          text=True, timeout=600)
+    assert done.returncode == 0, f"{where}: nardy {' '.join(args)}\n{done.stderr}"
+
+
+def test_examples_are_found() -> None:
+    """The extraction itself: a page with a known example block yields it."""
+    sample = "text\n```python\nx = 1\n```\n\n```text\nnot run\n```\n"
+    assert [m.group(1) for m in FENCE.finditer(sample)] == ["x = 1\n"]
