@@ -1,4 +1,4 @@
-"""Batch APIs and rollouts (issue 6): figures reported, never asserted.
+"""Batch APIs and rollouts: figures reported, never asserted.
 
 (a) ``nardy.batch.afterstates`` through numpy on the shared backgammon set (2,000 positions x
     21 rolls as N = 42,000 rows) against the core's own enumeration rate (``x core``; with the

@@ -176,7 +176,7 @@ def test_shared_engine_matches_fresh_engine():
 @pytest.mark.parametrize(
     "preset, figures",
     [
-        # classic: published and matched by two independent public engines (issue 3)
+        # classic: published and matched by two independent public engines
         ("classic", [22, 484, 35_387, 2_411_418]),
     ],
 )

@@ -72,7 +72,7 @@ __all__ = [
     "InputTooLargeError", "InvalidArgumentError", "InvalidColorError", "InvalidSeedError",
 ]
 
-# Batch APIs, rollouts and the executor layer (issue 6). nardy.rollout is the function; its
+# Batch APIs, rollouts and the executor layer. nardy.rollout is the function; its
 # module stays importable as ``from nardy.rollout import RolloutResult``.
 from nardy import batch, parallel
 from nardy.rollout import RolloutResult, rollout
@@ -84,7 +84,7 @@ from nardy import evaluators, search
 
 __all__ += ["evaluators", "search"]
 
-# Serialization (issue 5): the nardy text form, JSON dicts; records in nardy.formats.
+# Serialization: the nardy text form, JSON dicts; records in nardy.formats.
 from nardy.formats.jsonform import from_json, to_json
 from nardy.formats.text import TextState, from_text, to_text
 
