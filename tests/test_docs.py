@@ -2,8 +2,9 @@
 
 Every fenced ``python`` block of README.md and docs/ (recursively) is executed, the blocks of
 one page in order and in one namespace, the way a reader would type them. A block with
-``>>>`` prompts is a doctest: its printed results must match. Blocks that only show a shape of
-code, not a runnable example, are fenced as ``text`` instead.
+``>>>`` prompts is a doctest: its printed results must match. A sketch that cannot run as it
+stands (placeholders, files the reader has) is fenced as ``{code-block} python`` instead, which
+renders the same.
 """
 
 from __future__ import annotations
