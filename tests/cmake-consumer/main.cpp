@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "nardy/engine.hpp"
+#include "nardy/registry.hpp"
 
 int main() {
   nardy::SideArray start{};
@@ -13,7 +14,10 @@ int main() {
   const nardy::Side side = nardy::make_side(start);
   const nardy::Position opening{side, side};
 
-  nardy::Engine engine(nardy::Variant::Backgammon, nardy::Rules{});
+  nardy::Variant variant{};
+  nardy::Rules rules{};
+  if (!nardy::find_variant("backgammon", variant, rules)) return 2;
+  nardy::Engine engine(variant, rules);
   nardy::MoveList moves;
   engine.generate(opening, 3, 1, moves);
   const unsigned long long leaves = engine.perft(opening, 2, false);
