@@ -19,10 +19,10 @@ struct Lcg {
   }
 };
 
-// Deals 15 checkers over the 26 slots at random.
+// Deals 15 checkers (a backgammon side) over the 26 slots at random.
 SideArray random_side(Lcg& g) {
   SideArray a{};
-  for (int i = 0; i < kCheckers; ++i) ++a[g.next() % kSlots];
+  for (int i = 0; i < 15; ++i) ++a[g.next() % kSlots];
   return a;
 }
 
@@ -76,7 +76,7 @@ TEST_CASE("moving a checker down changes two counts") {
     const int die = 1 + static_cast<int>(g.next() % 6);
     if (a[from] == 0) continue;
     const int to = from - die < 0 ? kOff : from - die;
-    if (a[to] == kCheckers) continue;
+    if (a[to] == 15) continue;  // a nibble holds at most 15
     Side s = make_side(a);
     s.move_down(from, die);
     --a[from];
