@@ -329,3 +329,33 @@ def test_json_keeps_the_starting_score():
     back = from_json(d)
     assert back.start_score == (1, 4) and back.starts_post_crawford and back.score == (1, 4)
     assert "start_score" not in to_json(Match(5, "backgammon", seed=3))
+
+
+def test_text_form_refuses_a_resignation_by_the_player_not_on_roll():
+    from nardy.errors import InvalidIdError
+
+    g = Game("backgammon", seed=1)
+    g.roll((3, 1))
+    g.play("8/5 6/5")
+    g.resign(1, WHITE)
+    with pytest.raises(InvalidIdError, match="not on roll"):
+        to_text(g)
+    g.decline()
+    g.resign(1)                    # black, on roll
+    assert to_text(g).endswith("offer=resign1")
+
+
+def test_json_and_pickle_keep_a_resignation_by_the_player_not_on_roll():
+    import pickle
+
+    from nardy.formats import from_json, to_json
+
+    g = Game("backgammon", seed=1)
+    g.roll((3, 1))
+    g.play("8/5 6/5")
+    g.resign(2, WHITE)             # black on roll
+    back = from_json(to_json(g))
+    assert back.pending_resignation == (WHITE, 2) and back.to_act == BLACK
+    back.accept()
+    assert back.result().winner == BLACK
+    assert pickle.loads(pickle.dumps(g)).pending_resignation == (WHITE, 2)

@@ -460,7 +460,10 @@ def _game_state(game: Any, **extra: Any) -> TextState:
     offer = {Phase.DOUBLED: "double", Phase.BEAVERED: "beaver",
              Phase.RACCOONED: "raccoon"}.get(phase)
     if phase is Phase.RESIGNED:
-        offer = f"resign{game.pending_resignation[1]}"
+        by, level = game.pending_resignation
+        if by != game.turn:  # offer=resignN is the player on roll's; refuse, not misstate
+            raise _bad("the text form has no resignation offered by the player not on roll")
+        offer = f"resign{level}"
     if offer:
         kw["offer"] = offer
     passes = getattr(game, "passes", None)
