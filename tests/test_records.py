@@ -337,7 +337,7 @@ BAD_MAT = [
             " Game 2\n White : 0                      Black : 0\n", "score 0-0"),
     (HEAD + OPEN_64 + row(2, " Doubles => 2", " Drops") + "      Wins 1 point\n\n"
             " Game 2\n Wit : 1                      Black : 0\n", "players"),
-    ('; [Variation "NackGammon"]\n' + HEAD, "only backgammon"),
+    ('; [Variation "Hypergammon-7"]\n' + HEAD, "only backgammon and"),
     ('; [Crawford "maybe"]\n' + HEAD, "On\" or \"Off"),
     ('; [CubeLimit "lots"]\n' + HEAD, "CubeLimit"),
     ('; [Rules "speed=fast"]\n' + HEAD, "not a rule"),

@@ -359,3 +359,26 @@ def test_json_and_pickle_keep_a_resignation_by_the_player_not_on_roll():
     back.accept()
     assert back.result().winner == BLACK
     assert pickle.loads(pickle.dumps(g)).pending_resignation == (WHITE, 2)
+
+
+def test_nackgammon_in_mat_and_sgf():
+    # Nackgammon's start (24x2 23x2 13x4 8x3 6x4): white's 3-1 can make the 5-point
+    text = '; [Variation "Nackgammon"]\n' + head() + row(1, "31: 8/5 6/5", "64: 24/18 13/9")
+    r = read_mat(text)
+    assert r.match.variant.name == "nackgammon"
+    assert to_text(r.match.game.position) == ("nackgammon W:24x2,23x2,13x4,8x2,6x3,5x2 "
+                                              "B:24,23x2,18,13x3,9,8x3,6x4 w")
+    out = write_mat(r)
+    assert '; [Variation "Nackgammon"]' in out
+    assert read_mat(out).match.game.position == r.match.game.position
+    back = read_sgf(write_sgf(r))
+    assert back.match.variant.name == "nackgammon"
+    assert back.match.game.position == r.match.game.position
+    # black's 23-point holds checkers only in Nackgammon: without the tag, refused
+    play = row(1, "31: 8/5 6/5", "65: 23/18 13/7")
+    assert read_mat('; [Variation "Nackgammon"]\n' + head() + play).match.variant.name \
+        == "nackgammon"
+    e = err(head() + play)
+    assert (e.move, e.player) == (1, BLACK)
+    with pytest.raises(InvalidRecordError, match="long-nardy"):
+        write_mat(Match(3, "long-nardy", seed=1))

@@ -125,18 +125,34 @@ def _rules_tag(variant: Any, rules: Any, skip: Sequence[str]) -> str:
     game rules in ``skip``."""
     from nardy.game import GameRules
 
-    base = GameRules().resolve(Backgammon())
+    base = GameRules().resolve(variant)
     parts = [f"{f.name}={_rule_text(getattr(rules, f.name))}" for f in fields(GameRules)
              if f.name not in skip and getattr(rules, f.name) != getattr(base, f.name)]
     parts += [f"{k}={_rule_text(v)}" for k, v in variant.rules.items()
-              if v != Backgammon.options[k][0]]
+              if v != type(variant).options[k][0]]
     return ",".join(sorted(parts))
 
 
-def _parse_rules_tag(text: str, what: str) -> dict[str, Any]:
+def _gnubg_variant(name: str, what: str) -> Any:
+    """The variant a .mat Variation tag (or SGF's NR variant=) names: backgammon
+    (``Standard``, ``Backgammon``) or another variant gnubg plays, by its name."""
+    from nardy.variants import VARIANTS
+
+    low = name.strip().lower()
+    if low in ("backgammon", "standard"):
+        return Backgammon
+    known = [cls for cls in VARIANTS if cls.gnubg_ids]
+    for cls in known:
+        if low == cls.name:
+            return cls
+    raise _error(f"{what} {name!r}: only backgammon and " + ", ".join(
+        cls.name for cls in known if cls is not Backgammon) + " have these records")
+
+
+def _parse_rules_tag(text: str, what: str, variant_cls: Any = Backgammon) -> dict[str, Any]:
     from nardy.game import GameRules
 
-    known = {f.name for f in fields(GameRules)} | set(Backgammon.options)
+    known = {f.name for f in fields(GameRules)} | set(variant_cls.options)
     out: dict[str, Any] = {}
     if not text.strip():
         return out
@@ -548,9 +564,10 @@ def _games_of(obj: Any) -> tuple[int, list[Any], Any, bool]:
             raise InvalidRecordError("a lone Crawford game cannot be written: write its match")
     else:
         games, length, rules, crawford = list(obj.games), obj.length, obj.rules, obj.crawford_rule
-    if type(games[0].variant) is not Backgammon:
-        raise InvalidRecordError(f"only backgammon has .mat and SGF records, not "
-                                 f"{games[0].variant.name}")
+    if not games[0].variant.gnubg_ids:   # the variants gnubg plays, on its 24 points
+        raise InvalidRecordError(f"only backgammon and gnubg's other variants have .mat and "
+                                 f"SGF records, not {games[0].variant.name} (write a nardy "
+                                 "record)")
     for g in games:
         if g.setup["position"] is not None:
             raise InvalidRecordError("a game started from a set-up position cannot be written "

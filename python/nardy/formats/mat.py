@@ -13,8 +13,8 @@ from typing import Any
 
 from nardy.errors import InvalidRecordError
 from nardy.formats._replay import (
-    BLACK, WHITE, MatchRecord, _as_match, _dice_text, _error, _Event, _game_events,
-    _game_scores, _games_of, _start_of, _move_text, _parse_rules_tag, _replay, _rules_tag,
+    BLACK, MatchRecord, WHITE, _as_match, _dice_text, _error, _Event, _game_events, _game_scores,
+    _games_of, _gnubg_variant, _move_text, _parse_rules_tag, _replay, _rules_tag, _start_of,
 )
 
 __all__ = ["read_mat", "write_mat"]
@@ -58,6 +58,9 @@ def write_mat(record: Any, players: tuple[str, str] | None = None,
         if not re.fullmatch(r"[A-Za-z][A-Za-z0-9 ]*", key) or "\n" in value or '"' in value:
             raise InvalidRecordError(f"tag {key!r}: {value!r} cannot be written in .mat")
         out.append(f'; [{key} "{value}"]\n')
+    vname = games[0].variant.name
+    if vname != "backgammon":
+        out.append(f'; [Variation "{vname.capitalize()}"]\n')
     if length and not crawford:
         out.append('; [Crawford "Off"]\n')
     if post_crawford:
@@ -261,11 +264,11 @@ def read_mat(text: str, rules: Any = None) -> MatchRecord:
     rule_kw: dict[str, Any] = {}
     crawford = True
     post_crawford: bool | None = None
+    variant_cls = _gnubg_variant(tags.get("Variation", "Standard"), "variation")
     for key, value in tags.items():
         low = value.strip().lower()
         if key == "Variation":
-            if low not in ("backgammon", "standard"):
-                raise _error(f"variation {value!r}: only backgammon is supported")
+            continue
         elif key in ("Crawford", "PostCrawford", "Jacoby", "Beaver"):
             if low not in ("on", "off"):
                 raise _error(f'tag {key}: expected "On" or "Off", got {value!r}')
@@ -283,7 +286,7 @@ def read_mat(text: str, rules: Any = None) -> MatchRecord:
                 rule_kw = {k: v for k, v in rule_kw.items() if k != "max_cube"}
                 rule_kw["cube"] = False
         elif key == "Rules":
-            rule_kw.update(_parse_rules_tag(value, "tag Rules"))
+            rule_kw.update(_parse_rules_tag(value, "tag Rules", variant_cls))
     info = {k: v for k, v in tags.items() if k not in _MAT_RULE_TAGS}
 
     games: list[tuple[list[_Event], tuple[int, int] | None]] = []
@@ -347,7 +350,7 @@ def read_mat(text: str, rules: Any = None) -> MatchRecord:
         for j, ev in enumerate(events):
             if ev.kind == "win" and j != len(events) - 1:
                 raise _error("something follows 'Wins' in this game", k, line=events[j + 1].line)
-    match = _replay(length, rule_kw, crawford, rules, games, post_crawford)
+    match = _replay(length, rule_kw, crawford, rules, games, post_crawford, variant_cls)
     return MatchRecord(match, names or ("White", "Black"), info)
 
 

@@ -12,9 +12,12 @@ from typing import Any
 
 from nardy.errors import Error, InvalidRecordError
 from nardy.formats._replay import (
-    BLACK, WHITE, MatchRecord, _as_match, _dice_text, _error, _Event, _game_events,
-    _game_scores, _games_of, _start_of, _make_match, _number, _parse_rules_tag, _replay_game, _rules_tag,
+    BLACK, MatchRecord, WHITE, _as_match, _dice_text, _error, _Event, _game_events,
+    _game_scores, _games_of, _gnubg_variant, _make_match, _number, _parse_rules_tag, _replay_game,
+    _rules_tag, _start_of,
 )
+
+from nardy.variants import Backgammon
 
 __all__ = ["read_sgf", "write_sgf"]
 
@@ -51,6 +54,8 @@ def write_sgf(record: Any, players: tuple[str, str] | None = None,
     start, post_crawford = _start_of(obj)
     out: list[str] = []
     extra = _rules_tag(games[0].variant, rules, _SGF_SKIP_RULES)
+    if games[0].variant.name != "backgammon":   # nardy's NR names another gnubg variant
+        extra = ",".join(filter(None, (f"variant={games[0].variant.name}", extra)))
     for k, (g, score) in enumerate(zip(games, _game_scores(length, games, start))):
         events, auto, moves = _game_events(g, sgf=True)
         head = [f"(;FF[4]GM[6]CA[UTF-8]AP[nardy:{__version__}]",
@@ -224,6 +229,7 @@ def read_sgf(text: str, rules: Any = None) -> MatchRecord:
     tags: dict[str, str] = {}
     rule_kw: dict[str, Any] = {}
     crawford = False
+    variant_cls: Any = Backgammon
     auto: list[int] = []
     cgames: list[bool] = []
     for k, nodes in enumerate(trees, start=1):
@@ -265,9 +271,15 @@ def read_sgf(text: str, rules: Any = None) -> MatchRecord:
             crawford = ru.split(":")[0].strip().lower() == "crawford"
             if ru.strip().lower() == "jacoby":
                 rule_kw["jacoby"] = True
-            nr = one("NR")
-            if nr:
-                rule_kw.update(_parse_rules_tag(nr, "SGF NR"))
+            nr = one("NR") or ""
+            parts = [p for p in nr.split(",") if p.strip()]
+            named = [p for p in parts if p.strip().startswith("variant=")]
+            if len(named) > 1:
+                raise _error("SGF NR: variant= given twice", k)
+            if named:
+                variant_cls = _gnubg_variant(named[0].split("=", 1)[1], "SGF NR variant")
+            rule_kw.update(_parse_rules_tag(",".join(p for p in parts if p not in named),
+                                            "SGF NR", variant_cls))
             for prop, tag in _SGF_TAGS.items():
                 tag_value = one(prop)
                 if tag_value is not None:
@@ -317,7 +329,7 @@ def read_sgf(text: str, rules: Any = None) -> MatchRecord:
     start = games[0][1]
     post = bool(crawford and length and start is not None and max(start) == length - 1
                 and not cgames[0])
-    match = _make_match(length, rule_kw, crawford, rules, start, post)
+    match = _make_match(length, rule_kw, crawford, rules, start, post, variant_cls)
     for k, ((events, score), n_auto) in enumerate(zip(games, auto), start=1):
         if k > 1:
             try:
