@@ -35,6 +35,7 @@ from nardy.variants import (
     VARIANTS,
     WHITE,
     Backgammon,
+    Hypergammon,
     LongNardy,
     LongNardyClassic,
     LongNardyExtended,
@@ -61,7 +62,7 @@ from nardy._version import __version__
 
 __all__ = [
     "BAR", "BLACK", "OFF", "PASS", "VARIANTS", "WHITE",
-    "Backgammon", "Error", "IllegalMoveError", "InvalidDiceError", "InvalidIdError",
+    "Backgammon", "Error", "Hypergammon", "IllegalMoveError", "InvalidDiceError", "InvalidIdError",
     "InvalidNotationError", "InvalidPositionError", "InvalidRecordError", "InvalidRuleError",
     "LegalMoves", "LongNardy", "LongNardyClassic", "LongNardyExtended", "Move", "Nackgammon",
     "Position",

@@ -18,11 +18,14 @@ class Variant:
       SHLEM
     
       NACKGAMMON
+    
+      HYPERGAMMON
     """
     BACKGAMMON: typing.ClassVar[Variant]
     LONG_NARDY: typing.ClassVar[Variant]
     SHLEM: typing.ClassVar[Variant]
     NACKGAMMON: typing.ClassVar[Variant]
+    HYPERGAMMON: typing.ClassVar[Variant]
     __members__: typing.ClassVar[dict[str, Variant]]
     @typing.overload
     def __eq__(self, other: Variant) -> bool:

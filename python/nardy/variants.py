@@ -539,8 +539,23 @@ class Nackgammon(Backgammon):
         return tuple(side)
 
 
+class Hypergammon(Backgammon):
+    """Hypergammon: backgammon with three checkers a side, set up on the 24-, 23- and 22-points."""
+
+    name = "hypergammon"
+    aliases = ("hyper", "hyper-backgammon")
+    core_variant = _core.Variant.HYPERGAMMON
+    checkers = 3
+    gnubg_ids = False  # gnubg's IDs count 15 checkers a side
+
+    def initial_side(self) -> tuple[int, ...]:
+        side = [0] * 26
+        side[23], side[22], side[21] = 1, 1, 1
+        return tuple(side)
+
+
 VARIANTS: tuple[type[Variant], ...] = (
-    Backgammon, LongNardy, LongNardyClassic, LongNardyExtended, Shlem, Nackgammon)
+    Backgammon, LongNardy, LongNardyClassic, LongNardyExtended, Shlem, Nackgammon, Hypergammon)
 
 
 def _normalise(name: str) -> str:

@@ -6,6 +6,7 @@
 
 #include "nardy/engine_impl.hpp"
 #include "nardy/variants/backgammon.hpp"
+#include "nardy/variants/hypergammon.hpp"
 #include "nardy/variants/long_nardy.hpp"
 #include "nardy/variants/nackgammon.hpp"
 #include "nardy/variants/shlem.hpp"
@@ -47,6 +48,7 @@ const VariantEntry kVariants[] = {
     entry<LongNardy>(),
     entry<Shlem>(),
     entry<Nackgammon>(),
+    entry<Hypergammon>(),
 };
 
 std::string normalised(std::string_view name) {
