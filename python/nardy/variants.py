@@ -260,9 +260,10 @@ class Backgammon(Variant):
     hits = True
     board_places: ClassVar[dict[int, tuple[str, str]]] = {
         24: ("bar", "bar"), 25: ("off", "tray")}
-    scorings = ("standard", "encyclopedia")
+    # annotated so that presets and relatives (Nackgammon...) may override them
+    scorings: ClassVar[tuple[str, ...]] = ("standard", "encyclopedia")
     default_cube = True
-    side_places = ("bar", "off")
+    side_places: ClassVar[tuple[str | None, str]] = ("bar", "off")
     gnubg_ids = True
 
     def _make_engine(self) -> _core.Engine:
@@ -309,7 +310,7 @@ class LongNardy(Variant):
         "head_rule": ("federation", _HEAD_RULES),
         "block_check": ("step", _BLOCK_CHECKS),
     }
-    scorings = ("oin_mars", "four_kind")
+    scorings: ClassVar[tuple[str, ...]] = ("oin_mars", "four_kind")
     default_opening_roll = "fresh"
     last_roll_draw_allowed = True
     default_encoding = "long"
