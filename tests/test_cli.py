@@ -43,6 +43,15 @@ def test_version(capsys) -> None:
     assert proc.returncode == 0 and proc.stdout.strip() == f"nardy {nardy.__version__}"
 
 
+def test_show_on_an_ascii_terminal_falls_back_to_ascii() -> None:
+    env = {"PYTHONPATH": str(ROOT / "python"), "PATH": "/usr/bin:/bin",
+           "PYTHONIOENCODING": "ascii"}
+    proc = subprocess.run([sys.executable, "-m", "nardy", "show", "shlem"], capture_output=True,
+                          text=True, timeout=120, cwd=ROOT, env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.rstrip("\n") == board(Position("shlem"), ascii=True)
+
+
 def test_every_positional_argument_and_command_has_help() -> None:
     parser = build_parser()
     sub = next(a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction")

@@ -311,9 +311,19 @@ def _cmd_show(args: argparse.Namespace) -> int:
             "over": pos.is_game_over(), "notes": list(read.notes),
         })
         return 0
-    print(board(pos, ascii=args.ascii, flip=args.flip, dice=dice, cube=read.cube,
+    # A terminal that cannot show the checker marks gets the ASCII board, not an error.
+    ascii_only = args.ascii or not _can_print("○●◌◍")
+    print(board(pos, ascii=ascii_only, flip=args.flip, dice=dice, cube=read.cube,
                 notes=read.notes))
     return 0
+
+
+def _can_print(text: str) -> bool:
+    try:
+        text.encode(sys.stdout.encoding or "ascii")
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
 
 
 def _write(path: str, text: str) -> None:
