@@ -179,7 +179,7 @@ def random_game(seed: int, variant="backgammon", stop: float = 0.03, **rules) ->
             r = rng.random()
             if g.can_double() and r < 0.08:
                 g.double()
-            elif r > 0.995:
+            elif r > 0.995 and not g.is_last_roll:   # no resignation on the last roll
                 g.resign(rng.randint(1, len(g.scoring.kinds)))
             else:
                 g.roll()

@@ -1,4 +1,8 @@
-"""Game records: backgammon matches as Jellyfish/gnubg ``.mat`` text and as SGF (GM[6]).
+"""Game records: matches as Jellyfish/gnubg ``.mat`` text, as SGF (GM[6]) and as nardy records.
+
+The formats live in :mod:`nardy.formats.mat`, :mod:`nardy.formats.sgf` and
+:mod:`nardy.formats.nardyrec`, on the validating replay of :mod:`nardy.formats._replay`; this
+module gathers their public names.
 
 * :func:`write_mat` / :func:`read_mat` -- the ``.mat`` export of Jellyfish and GNU Backgammon
   (``N point match``, ``Game 1``, the score line, numbered moves ``31: 8/5 6/5`` in two columns,
@@ -15,12 +19,15 @@ numbered line of the ``.mat`` layout, also used for SGF) and the player, and the
 carries them as ``.game``, ``.move`` and ``.player`` (``.line`` too for ``.mat`` text).
 
 White is gnubg's player 0 (the left column of ``.mat``, ``PW`` and ``W`` in SGF), Black is
-player 1. Only backgammon is recorded in these formats. Details: ``docs/formats.md``.
+player 1. ``.mat`` and SGF record backgammon and the other variants gnubg plays; the nardy
+record (:func:`read_record`, :func:`write_record`) every variant. Details:
+``docs/formats.md``.
 """
-
 
 from nardy.formats._replay import MatchRecord
 from nardy.formats.mat import read_mat, write_mat
+from nardy.formats.nardyrec import convert_record, convert_text, read_record, write_record
 from nardy.formats.sgf import read_sgf, write_sgf
 
-__all__ = ["MatchRecord", "read_mat", "read_sgf", "write_mat", "write_sgf"]
+__all__ = ["MatchRecord", "convert_record", "convert_text", "read_mat", "read_record",
+           "read_sgf", "write_mat", "write_record", "write_sgf"]
