@@ -182,40 +182,9 @@ std::pair<int, int> dice_from(py::handle dice) {
   return {pair[0].cast<int>(), pair[1].cast<int>()};
 }
 
-// A tuple of two exact ints (after dice_from accepted it: the very values it returned).
-bool plain_dice(py::handle dice) {
-  PyObject* o = dice.ptr();
-  return PyTuple_CheckExact(o) && PyTuple_GET_SIZE(o) == 2 &&
-         PyLong_CheckExact(PyTuple_GET_ITEM(o, 0)) && PyLong_CheckExact(PyTuple_GET_ITEM(o, 1));
-}
-
 Key key_of(py::handle position) {
   static const py::str& s_key = attr_name("_key");
   return position.attr(s_key).cast<Key>();
-}
-
-// nardy.LegalMoves is a Python subclass of list (C-speed len, iteration, indexing) with three
-// slots: the position, the dice, and the resulting positions packed as bytes (32 a move:
-// the four count words) for legality tests and results(). Registered at import.
-py::object& g_legal_moves_type = *new py::object();
-
-
-py::object packed_results(const MoveList& list) {
-  PyObject* b = PyBytes_FromStringAndSize(nullptr, static_cast<py::ssize_t>(list.size() * 32));
-  if (!b) throw py::error_already_set();
-  char* dst = PyBytes_AS_STRING(b);
-  for (size_t i = 0; i < list.size(); ++i) {
-    const Position& p = list[i].result;
-    const uint64_t words[4] = {p.us.w[0], p.us.w[1], p.them.w[0], p.them.w[1]};
-    std::memcpy(dst + i * 32, words, 32);
-  }
-  return py::reinterpret_steal<py::object>(b);
-}
-
-Key unpack_key(const char* data) {
-  Key k;
-  std::memcpy(k.w, data, 32);
-  return k;
 }
 
 py::list materialise(MoveSet& s) {
@@ -252,6 +221,7 @@ Position position_from_row(const int8_t* row, Variant variant, size_t index) {
 }  // namespace
 
 void register_batch(py::module_& m);  // src/bindings_batch.cpp
+void register_moves(py::module_& m);  // src/bindings_moves.cpp
 
 PYBIND11_MODULE(_core, m) {
   m.doc() = "nardy's C++ core: packed positions, the full-move enumerator, perft";
@@ -325,24 +295,6 @@ PYBIND11_MODULE(_core, m) {
   }, "The core's traits of a variant: key, names (name first, then aliases), checkers a side, "
      "has_bar, start (either side's starting array), kinds (rollout result kinds).");
 
-  m.def("_set_legal_moves_type", [](py::object t) {
-    if (!PyType_Check(t.ptr()) || !PyType_IsSubtype(reinterpret_cast<PyTypeObject*>(t.ptr()), &PyList_Type))
-      throw py::type_error("LegalMoves must be a subclass of list");
-    g_legal_moves_type = std::move(t);
-  });
-  m.def("find_result", [](py::bytes packed, const Key& k) -> long {
-    const std::string_view data = packed;
-    const Position want = from_key(k);
-    for (size_t i = 0; i + 32 <= data.size(); i += 32)
-      if (from_key(unpack_key(data.data() + i)) == want) return static_cast<long>(i / 32);
-    return -1;
-  }, "Index of key `k` in packed results, or -1.");
-  m.def("unpack_results", [](py::bytes packed) {
-    const std::string_view data = packed;
-    py::list out(data.size() / 32);
-    for (size_t i = 0; i + 32 <= data.size(); i += 32) out[i / 32] = py::cast(unpack_key(data.data() + i));
-    return out;
-  }, "Keys of packed results.");
   m.def("_set_move_types", [](py::object move_type, py::object step_type) {
     if (!PyType_Check(move_type.ptr()) || !PyType_Check(step_type.ptr()))
       throw py::type_error("expected the Move and Step classes");
@@ -476,34 +428,6 @@ Empty when the player cannot move (the turn passes).)doc")
         s.d2 = d2;
         return s;
       }, "All legal complete moves of the position (a key) for the roll.")
-      .def("legal_moves", [](Engine& e, py::object position, py::object dice) {
-        const auto [d1, d2] = dice_from(dice);
-        thread_local MoveList list;
-        e.generate(from_key(key_of(position)), d1, d2, list);
-        auto* type = reinterpret_cast<PyTypeObject*>(g_legal_moves_type.ptr());
-        if (!type) throw std::runtime_error("nardy._core: no LegalMoves type registered");
-        py::object out = py::reinterpret_steal<py::object>(type->tp_alloc(type, 0));
-        if (!out) throw py::error_already_set();
-        // Fill the list storage directly: one allocation, no append growth.
-        const size_t n = list.size();
-        if (n) {
-          auto* lst = reinterpret_cast<PyListObject*>(out.ptr());
-          lst->ob_item = PyMem_New(PyObject*, n);
-          if (!lst->ob_item) throw std::bad_alloc();
-          lst->allocated = static_cast<py::ssize_t>(n);
-          for (size_t i = 0; i < n; ++i) {
-            lst->ob_item[i] = move_object(list[i]).release().ptr();
-            Py_SET_SIZE(lst, static_cast<py::ssize_t>(i + 1));
-          }
-        }
-        static const py::str& s_position = attr_name("_position");
-        static const py::str& s_dice = attr_name("_dice");
-        static const py::str& s_results = attr_name("_results");
-        out.attr(s_position) = position;
-        out.attr(s_dice) = plain_dice(dice) ? dice : py::make_tuple(d1, d2);
-        out.attr(s_results) = packed_results(list);
-        return out;
-      }, "nardy.LegalMoves of a nardy.Position for the roll.")
       .def("pick", [](Engine& e, const Key& k, int d1, int d2, long long index) -> py::tuple {
         check_dice(d1, d2);
         if (index < 0) raise_nardy("Error", "index must be >= 0");
@@ -609,4 +533,5 @@ KeyboardInterrupt. Ctrl-C stops them without one.)doc")
                              [](const nardy_py::CancelToken& t) { return t.cancel->requested(); });
 
   register_batch(m);
+  register_moves(m);
 }

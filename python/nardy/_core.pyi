@@ -6,7 +6,7 @@ import collections.abc
 import numpy
 import numpy.typing
 import typing
-__all__: list[str] = ['CancelToken', 'Engine', 'HeadRule', 'LegalMoves', 'LockstepRollout', 'ShlemEnd', 'ShlemStage', 'Variant', 'batch_afterstate_features', 'batch_afterstates', 'batch_encode', 'batch_keys', 'batch_rows', 'decode', 'encode', 'encoding_width', 'find_result', 'hardware_threads', 'perft_split', 'perft_tasks', 'perft_threads', 'rollout', 'rollout_kinds', 'shlem_status', 'swap', 'unpack_results', 'validate', 'variant_info']
+__all__: list[str] = ['CancelToken', 'Engine', 'HeadRule', 'LegalMoves', 'LegalMovesBase', 'LockstepRollout', 'ShlemEnd', 'ShlemStage', 'Variant', 'batch_afterstate_features', 'batch_afterstates', 'batch_encode', 'batch_keys', 'batch_rows', 'decode', 'encode', 'encoding_width', 'hardware_threads', 'perft_split', 'perft_tasks', 'perft_threads', 'rollout', 'rollout_kinds', 'shlem_status', 'swap', 'validate', 'variant_info']
 class Variant:
     """
     Members:
@@ -297,16 +297,28 @@ class Engine:
         """
         All legal complete moves of the position (a key) for the roll.
         """
-    def legal_moves(self, arg0: typing.Any, arg1: typing.Any) -> typing.Any:
-        """
-        nardy.LegalMoves of a nardy.Position for the roll.
-        """
     def perft(self, key: bytes, depth: typing.SupportsInt | typing.SupportsIndex, ordered: bool = False, cancel: CancelToken | None = None) -> int:
         ...
     def pick(self, key: bytes, d1: typing.SupportsInt | typing.SupportsIndex, d2: typing.SupportsInt | typing.SupportsIndex, index: typing.SupportsInt | typing.SupportsIndex) -> tuple:
         """
         (n, key): the number of legal moves and the result of move index % n, made alone (what a random rollout player does); (0, None) when the turn passes.
         """
+class LegalMovesBase:
+    """The core's side of nardy.LegalMoves: the result buffer of one enumeration."""
+    def __contains__(self, move: typing.Any) -> bool: ...
+    def __getitem__(self, index: typing.Any) -> typing.Any: ...
+    def __iter__(self) -> typing.Iterator[typing.Any]: ...
+    def __len__(self) -> int: ...
+    def all_steps(self) -> list: ...
+    def find(self, key: bytes) -> int: ...
+    def index_of(self, move: typing.Any) -> int: ...
+    def key(self, index: typing.SupportsIndex) -> bytes: ...
+    def keys(self) -> list[bytes]: ...
+    def steps(self, index: typing.SupportsIndex) -> tuple: ...
+    @property
+    def dice(self) -> typing.Any: ...
+    @property
+    def position(self) -> typing.Any: ...
 class LockstepRollout:
     def __init__(self, engine: Engine, key: bytes, games: typing.SupportsInt | typing.SupportsIndex, seed: typing.SupportsInt | typing.SupportsIndex = 0, first_trial: typing.SupportsInt | typing.SupportsIndex = 0, max_plies: typing.SupportsInt | typing.SupportsIndex = 10000, width: typing.SupportsInt | typing.SupportsIndex = 256) -> None:
         ...
@@ -335,8 +347,8 @@ class LockstepRollout:
     @property
     def done(self) -> bool:
         ...
-def _set_legal_moves_type(arg0: typing.Any) -> None:
-    ...
+def _register_moves(legal: typing.Any, move: typing.Any, step: typing.Any, position: typing.Any, variant: typing.Any, check_dice: typing.Any) -> typing.Any:
+    """Registers LegalMoves, Move, Step, Position, Variant and the dice check; returns the method descriptor Position.legal_moves."""
 def _set_move_types(arg0: typing.Any, arg1: typing.Any) -> None:
     """
     Registers nardy.Move and nardy.Step, which the core instantiates directly.
@@ -371,10 +383,6 @@ def encode(arg0: typing.Annotated[collections.abc.Sequence[typing.SupportsInt | 
     """
 def encoding_width(arg0: str) -> int:
     ...
-def find_result(arg0: bytes, arg1: bytes) -> int:
-    """
-    Index of key `k` in packed results, or -1.
-    """
 def hardware_threads() -> int:
     """
     Threads used for threads=0 (std::thread::hardware_concurrency, at least 1).
@@ -403,10 +411,6 @@ def shlem_status(key: bytes, end: ShlemEnd = ..., passes: typing.SupportsInt | t
     """
 def swap(arg0: bytes) -> bytes:
     ...
-def unpack_results(arg0: bytes) -> list:
-    """
-    Keys of packed results.
-    """
 def validate(arg0: Variant, arg1: typing.Annotated[collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], "FixedSize(26)"], arg2: typing.Annotated[collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], "FixedSize(26)"]) -> str:
     """
     Empty string when (mover, opponent) is a valid position of the variant, else why not.

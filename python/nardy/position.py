@@ -45,9 +45,20 @@ class Move:
 
     Two moves are equal when their steps are equal; a position recognises a move as legal by
     where it leads, so ``8/5 6/5`` and ``6/5 8/5`` are both found in ``legal_moves``.
+
+    A move taken from a position (:meth:`Position.legal_moves`, :meth:`Position.parse_move`)
+    remembers that position's variant and colour on roll and prints in their notation, so that
+    ``pos.parse_move(str(m), dice) == m`` in every variant and for both colours: in long nardy
+    with black on roll the same steps print ``12/1`` where white's print ``24/13``. The context
+    is for printing only: it takes no part in equality or hashing.
+
+    A move built by hand (``Move(steps)``) has no context and prints in the mover's own
+    coordinates: point ``i + 1`` for index ``i`` counted from the mover's bear-off end, ``bar``
+    for a checker entering (Shlem: a reserve), ``off`` for one borne off -- backgammon's
+    notation, for any variant. Give it a context with :meth:`in_context`.
     """
 
-    __slots__ = ("_steps",)
+    __slots__ = ("_steps", "_variant", "_color")
 
     def __init__(self, steps: Iterable[Step | tuple[int, int] | tuple[int, int, bool]]) -> None:
         norm = []
@@ -61,10 +72,32 @@ class Move:
         if len(norm) > 4:
             raise InvalidNotationError("a move has at most four steps")
         self._steps: tuple[Step, ...] = tuple(norm)
+        self._variant: Variant | None = None
+        self._color: int = WHITE
 
     @property
     def steps(self) -> tuple[Step, ...]:
         return self._steps
+
+    @property
+    def variant(self) -> Variant | None:
+        """The variant whose notation the move prints in (None: a context-free move)."""
+        return getattr(self, "_variant", None)
+
+    @property
+    def color(self) -> int | None:
+        """The colour that plays the move (None: a context-free move)."""
+        return None if getattr(self, "_variant", None) is None else self._color
+
+    def in_context(self, variant: Variant | type[Variant] | str, color: int) -> Move:
+        """The same steps, printed as ``color`` plays them in ``variant``."""
+        if color not in (WHITE, BLACK):
+            raise InvalidNotationError(f"color must be 0 (white) or 1 (black), got {color!r}")
+        m = object.__new__(Move)
+        m._steps = self._steps
+        m._variant = as_variant(variant)
+        m._color = color
+        return m
 
     def __len__(self) -> int:
         return len(self._steps)
@@ -79,37 +112,84 @@ class Move:
         return hash(self._steps)
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (Move, (self._steps,))
+        v = getattr(self, "_variant", None)
+        if v is None:
+            return (Move, (self._steps,))
+        return (_move_in_context, (self._steps, v, self._color))
 
     def __repr__(self) -> str:
-        return f"Move({self.notation()!r})"
+        v = getattr(self, "_variant", None)
+        where = "" if v is None else f" ({v.name}, {'white' if self._color == WHITE else 'black'})"
+        return f"<Move {self.notation()}{where}>"
 
     def __str__(self) -> str:
         return self.notation()
 
-    def notation(self, variant: Variant | None = None, color: int = WHITE) -> str:
+    def notation(self, variant: Variant | type[Variant] | str | None = None,
+                 color: int | None = None) -> str:
         """Standard notation (``13/8 24/23``, ``bar/22*``, ``6/off``, ``8/5(2)``).
 
-        Point names come from the variant (backgammon by default: the mover's point numbers).
-        A checker that moves on keeps one chain (``24/18*/13``); intermediate points are shown
-        only where it hit. The empty move is ``pass``.
+        Point names come from ``variant`` and ``color`` when given, else from the move's own
+        context, else the context-free form (the mover's point numbers). A checker that moves
+        on keeps one chain (``24/18*/13``); intermediate points are shown only where it hit.
+        The empty move is ``pass``.
         """
+        own = getattr(self, "_variant", None)
+        if variant is None:
+            if own is None:
+                return format_move(self, _CONTEXT_FREE, WHITE)
+            return format_move(self, own, self._color if color is None else color)
+        if color is None:
+            color = self._color if own is not None else WHITE
         return format_move(self, as_variant(variant), color)
 
     @classmethod
-    def from_notation(cls, text: str, variant: Variant | None = None, color: int = WHITE) -> Move:
-        """Parses notation whose every segment is one die (``24/18 18/13``, ``bar/22*``).
+    def from_notation(cls, text: str, variant: Variant | type[Variant] | str | None = None,
+                      color: int = WHITE) -> Move:
+        """Parses notation whose every segment is one die (``24/18 18/13``, ``bar/22*``): in
+        ``variant``'s names for ``color`` (then the move prints in that context), or without a
+        variant in the context-free form.
 
         Chains that skip points (``24/13``) need the position and dice to be split into single
         steps: use :meth:`Position.parse_move`.
         """
-        return cls(parse_move_steps(text, as_variant(variant), color))
+        if variant is None:
+            return cls(parse_move_steps(text, _CONTEXT_FREE, WHITE))
+        v = as_variant(variant)
+        return cls(parse_move_steps(text, v, color)).in_context(v, color)
+
+
+def _move_in_context(steps: tuple[Step, ...], variant: Variant, color: int) -> Move:
+    return Move(steps).in_context(variant, color)
+
+
+class _ContextFree:
+    """Point names of a move without a position: the mover's coordinates (``bar``, ``off``)."""
+
+    @staticmethod
+    def point_name(index: int, color: int) -> str:
+        return "bar" if index == BAR else "off" if index == OFF else str(index + 1)
+
+    @staticmethod
+    def point_index(name: str, color: int) -> int:
+        name = name.strip().lower()
+        if name == "bar":
+            return BAR
+        if name == "off":
+            return OFF
+        if not name.isdigit() or not 1 <= int(name) <= 24:
+            raise ValueError(f"not a point of the mover's coordinates (1..24, bar, off): {name!r}")
+        return int(name) - 1
+
+
+_CONTEXT_FREE: Any = _ContextFree()
 
 
 PASS = Move(())
 
 
-# The core builds Move objects itself (shared Step values, no __init__ call).
+# The core builds context-free Move objects for its raw engine calls (shared Step values, no
+# __init__ call); LegalMoves builds its own, with their context (registered at the end).
 _core._set_move_types(Move, Step)
 
 
@@ -236,8 +316,7 @@ class Position:
     def legal_moves(self, dice: Sequence[int]) -> LegalMoves:
         """Every legal complete move for the roll, one per resulting position. Empty when the
         player cannot move (then :meth:`pass_turn`)."""
-        # the core checks the dice (with nardy._validate.dice for anything but a plain tuple)
-        return self._variant.engine.legal_moves(self, dice)  # type: ignore[no-any-return]
+        raise NotImplementedError  # the core's method replaces this one at import (below)
 
     def play(self, move: Move | str, dice: Sequence[int]) -> Position:
         """The position after a validated move (a :class:`Move` or notation) for the roll,
@@ -339,71 +418,70 @@ def _side(values: Sequence[int], who: str) -> tuple[int, ...]:
     return side
 
 
-class LegalMoves(list):  # type: ignore[type-arg]
-    """The legal moves of one position and roll: a read-only list of :class:`Move`, one per
-    resulting position (empty when the player cannot move and the turn passes).
+class LegalMoves(_core.LegalMovesBase):
+    """The legal moves of one position and roll, one per resulting position (empty when the
+    player cannot move and the turn passes): a lazy, read-only sequence of :class:`Move`.
 
-    ``move in legal_moves`` tests legality by where the move leads, so any step order of a
-    legal move is found. Built by the core in one call; iteration and indexing run at list
-    speed.
+    The moves stay in the core's result buffer: ``len``, ``in``, :meth:`keys` and
+    :meth:`results` never build Move objects, indexing and iteration build only the ones asked
+    for. ``move in legal_moves`` tests legality by where the move leads, so any step order of
+    a legal move is found. Moves print in the position's notation (variant and colour).
     """
 
-    __slots__ = ("_position", "_dice", "_results")
-    _position: Position
-    _dice: tuple[int, int]
-    _results: bytes
+    __slots__ = ()
 
-    @property
-    def dice(self) -> tuple[int, int]:
-        return self._dice
+    position: Position
+    dice: tuple[int, int]
 
-    @property
-    def position(self) -> Position:
-        return self._position
-
-    def count(self, value: Any = None) -> int:  # type: ignore[override]
-        """Number of legal moves (python-chess style); with an argument, as ``list.count``."""
-        return len(self) if value is None else super().count(value)
-
-    def find(self, key: Key) -> int:
-        """Index of the move leading to the core key ``key`` (mover's view, unswapped), or -1."""
-        return _core.find_result(self._results, key)  # type: ignore[no-any-return]
-
-    def key(self, index: int) -> Key:
-        """The core key of move ``index``'s result (mover's view, unswapped)."""
-        return self.keys()[index]
-
-    def keys(self) -> list[Key]:
-        return _core.unpack_results(self._results)  # type: ignore[no-any-return]
-
-    def all_steps(self) -> list[tuple[Step, ...]]:
-        return [m.steps for m in self]
+    def __new__(cls, *args: Any, **kwargs: Any) -> LegalMoves:
+        raise TypeError("LegalMoves are made by Position.legal_moves(dice)")
 
     @property
     def _set(self) -> LegalMoves:
         return self
 
-    def index_of(self, move: object) -> int:
-        """Index of the legal move leading where ``move`` leads, or -1."""
-        if not isinstance(move, Move) or not move.steps:
-            return -1
-        p = self._position
-        key = p.variant.engine.apply(p.key, [(s.from_, s.to, s.hit) for s in move.steps])
-        return -1 if key is None else self.find(key)
+    @property
+    def _position(self) -> Position:
+        return self.position
 
-    def __contains__(self, move: object) -> bool:
-        return self.index_of(move) >= 0
+    @property
+    def _dice(self) -> tuple[int, int]:
+        return self.dice
+
+    def count(self, value: Any = None) -> int:
+        """Number of legal moves (python-chess style); with an argument, how many equal it."""
+        if value is None:
+            return len(self)
+        return sum(1 for m in self if m == value)
+
+    def index(self, value: Any, start: int = 0, stop: int | None = None) -> int:
+        """As ``list.index``: the first move equal to ``value`` (same steps)."""
+        n = len(self)
+        for i in range(*slice(start, stop).indices(n)):
+            if self[i] == value:
+                return i
+        raise ValueError(f"{value!r} is not in the legal moves")
 
     def results(self) -> list[Position]:
         """The resulting positions, opponent on roll, in move order."""
-        p = self._position
-        return [Position._raw(p.variant, _core.swap(k), 1 - p.turn) for k in self.keys()]
+        p = self.position
+        v, turn, swap, raw = p.variant, 1 - p.turn, _core.swap, Position._raw
+        return [raw(v, swap(k), turn) for k in self.keys()]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, LegalMoves):
+            return (other.position == self.position and tuple(other.dice) == tuple(self.dice))
+        if isinstance(other, (list, tuple)):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
-        p = self._position
-        shown = ", ".join(m.notation(p.variant, p.turn) for m in self[:8])
+        shown = ", ".join(str(m) for m in self[:8])
         more = ", ..." if len(self) > 8 else ""
-        return f"<LegalMoves {self._dice[0]}-{self._dice[1]}: {len(self)} ({shown}{more})>"
+        d = self.dice
+        return f"<LegalMoves {d[0]}-{d[1]}: {len(self)} ({shown}{more})>"
 
     def _repr_html_(self) -> str:
         """Up to twelve moves: a small board per move, the move drawn as arrows on the
@@ -424,20 +502,19 @@ class LegalMoves(list):  # type: ignore[type-arg]
         return head + board_html(shown)
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_rebuild_legal_moves, (self._position, self._dice))
+        return (_rebuild_legal_moves, (self.position, self.dice))
 
-    def _read_only(self, *args: Any, **kwargs: Any) -> None:
-        raise TypeError("LegalMoves is read-only; copy it with list(...) to change it")
 
-    append = extend = insert = remove = pop = clear = sort = reverse = _read_only  # type: ignore[assignment]
-    __setitem__ = __delitem__ = __iadd__ = __imul__ = _read_only  # type: ignore[assignment]
+Sequence.register(LegalMoves)
 
 
 def _rebuild_legal_moves(position: Position, dice: tuple[int, int]) -> LegalMoves:
     return position.legal_moves(dice)
 
 
-_core._set_legal_moves_type(LegalMoves)
+# Position.legal_moves is the core's method: one C call from the position to the lazy result.
+Position.legal_moves = _core._register_moves(  # type: ignore[method-assign]
+    LegalMoves, Move, Step, Position, Variant, _check_dice)
 
 
 __all__ = ["BAR", "OFF", "PASS", "LegalMoves", "Move", "Position", "Step"]
