@@ -29,7 +29,7 @@ from nardy.errors import (
     UnknownVariantError,
 )
 from nardy.perft import divide, perft
-from nardy.position import BAR, OFF, PASS, LegalMoves, Move, Position, Step
+from nardy.position import BAR, OFF, PASS, LegalMoves, Move, Position, Step, parse_position
 from nardy.variants import (
     BLACK,
     VARIANTS,
@@ -68,6 +68,7 @@ __all__ = [
     "Position",
     "QueryError",
     "Shlem", "Step", "UnknownVariantError", "Variant", "divide", "find_variant", "perft", "_core",
+    "parse_position",
     "Action", "CubeError", "Game", "GameRules", "GameStateError", "Match", "Phase", "Result",
     "SCORINGS", "Scoring", "find_scoring",
     "InputTooLargeError", "InvalidArgumentError", "InvalidColorError", "InvalidSeedError",

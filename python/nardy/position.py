@@ -15,6 +15,7 @@ from nardy import _core, _validate
 from nardy.errors import (
     IllegalMoveError,
     InvalidDiceError,
+    InvalidIdError,
     InvalidNotationError,
     InvalidPositionError,
 )
@@ -252,6 +253,88 @@ class Position:
             return cls.from_sides(variant, white, black, WHITE)
         return cls.from_sides(variant, black, white, turn)
 
+    # -- strings in, strings out ---------------------------------------------------------
+    @classmethod
+    def from_text(cls, text: str) -> Position:
+        """The position of a nardy text line (``backgammon W:24x2,... B:... w``, every variant;
+        see ``docs/formats.md``). A line that also carries game state (``dice=``, ``cube=``,
+        ...) is refused: read it with :func:`nardy.from_text`."""
+        from nardy.formats.text import from_text
+
+        state = from_text(text)
+        if text.count(" ") > 3:
+            raise InvalidIdError(f"nardy text: {text!r} carries game state after the colour on "
+                                 f"roll; read it with nardy.from_text")
+        return state.position
+
+    def to_text(self) -> str:
+        """The canonical nardy text line of the position (:meth:`from_text` reads it)."""
+        from nardy.formats.text import to_text
+
+        return to_text(self)
+
+    @classmethod
+    def from_position_id(cls, pid: str, variant: Variant | type[Variant] | str | None = None,
+                         turn: int = WHITE) -> Position:
+        """A position from a gnubg Position ID (``4HPwATDgc/ABMA``), which holds the checkers
+        of the player on roll and the other, not their colours: ``turn`` says who is on roll.
+        For variants with gnubg's board (backgammon and its rule options)."""
+        from nardy.formats import decode_position_id
+
+        v = _gnubg_variant(variant, "a gnubg Position ID")
+        mover, opponent = decode_position_id(pid)
+        return cls.from_sides(v, mover, opponent, _turn(turn))
+
+    def to_position_id(self) -> str:
+        """The gnubg Position ID of the checkers (the colour on roll is not in it)."""
+        from nardy.formats import encode_position_id
+
+        _gnubg_variant(self._variant, "a gnubg Position ID")
+        us, them = self.sides()
+        return encode_position_id(us, them)
+
+    @classmethod
+    def from_xgid(cls, xgid: str, variant: Variant | type[Variant] | str | None = None) -> Position:
+        """The position of an XGID (``XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10``):
+        the bottom player (X) is white, the top player (O) black. The cube, dice and score are
+        game state: :func:`nardy.formats.decode_xgid` reads them."""
+        from nardy.formats import decode_xgid
+
+        v = _gnubg_variant(variant, "an XGID")
+        rec = decode_xgid(xgid)
+        return cls.from_sides(v, rec.mover, rec.opponent, WHITE if rec.turn == 1 else BLACK)
+
+    def to_xgid(self) -> str:
+        """The XGID of the position, white the bottom player (X), cube centred at 1, money
+        play, no dice rolled."""
+        from nardy.formats import XgidRecord, encode_xgid
+
+        _gnubg_variant(self._variant, "an XGID")
+        us, them = self.sides()
+        return encode_xgid(XgidRecord(us, them, turn=1 if self._turn == WHITE else -1))
+
+    @classmethod
+    def from_fibs(cls, line: str, variant: Variant | type[Variant] | str | None = None) -> Position:
+        """The position of a FIBS ``board:`` line: the line's player (its first name) is white,
+        the opponent black. Match and cube fields are game state:
+        :func:`nardy.formats.parse_fibs_board` reads them."""
+        from nardy.formats import parse_fibs_board
+
+        v = _gnubg_variant(variant, "a FIBS board")
+        board = parse_fibs_board(line)
+        mover, opponent = board.sides()
+        turn = WHITE if board.player_on_roll else BLACK
+        return cls.from_sides(v, mover, opponent, turn)
+
+    def to_fibs(self) -> str:
+        """The FIBS ``board:`` line of the position, white as the line's player."""
+        from nardy.formats import FibsBoard, format_fibs_board
+
+        _gnubg_variant(self._variant, "a FIBS board")
+        white, black = self.side(WHITE), self.side(BLACK)
+        return format_fibs_board(FibsBoard.from_sides(
+            white, black, player_on_roll=self._turn == WHITE))
+
     # -- accessors -----------------------------------------------------------------------
     @property
     def variant(self) -> Variant:
@@ -384,9 +467,7 @@ class Position:
         return hash((self._key, self._turn))
 
     def __repr__(self) -> str:
-        white, black = self.side(WHITE), self.side(BLACK)
-        return (f"Position.from_colors({self._variant!r}, {list(white)}, {list(black)}, "
-                f"turn={'WHITE' if self._turn == WHITE else 'BLACK'})")
+        return f"Position.from_text({self.to_text()!r})"
 
     def _repr_svg_(self) -> str:
         from nardy.svg import board
@@ -398,6 +479,46 @@ class Position:
         from nardy.textboard import board
 
         return board(self)
+
+
+def _turn(turn: Any) -> int:
+    if type(turn) is not int or turn not in (WHITE, BLACK):
+        raise InvalidPositionError(f"turn must be 0 (white) or 1 (black), got {turn!r}")
+    return turn
+
+
+def _gnubg_variant(variant: Variant | type[Variant] | str | None, what: str) -> Variant:
+    """The variant, if gnubg's board formats describe it (its class says so)."""
+    v = as_variant(variant)
+    if not v.gnubg_ids:
+        raise InvalidIdError(f"{what} describes a backgammon board, not a {v.name} position")
+    return v
+
+
+def parse_position(text: str, variant: Variant | type[Variant] | str | None = None) -> Position:
+    """A position from any text form nardy reads, recognised by its shape: the nardy text
+    line (every variant), an XGID (``XGID=...``), a FIBS ``board:`` line, or a gnubg Position
+    ID (alone, or as ``PositionID:MatchID``). ``variant`` applies to the gnubg formats, which
+    do not name one (default backgammon). Raises :class:`InvalidIdError` naming the format
+    it tried, or the formats it knows when none fits."""
+    if not isinstance(text, str):
+        raise InvalidIdError(f"a position text must be a string, not {type(text).__name__}")
+    s = text.strip()
+    if s.upper().startswith("XGID="):
+        return Position.from_xgid(s, variant)
+    if s.startswith("board:"):
+        return Position.from_fibs(s, variant)
+    if " W:" in s:
+        if variant is not None:
+            raise InvalidIdError("the nardy text names its variant: give no variant")
+        return Position.from_text(s)
+    pid = s.split(":", 1)[0] if ":" in s else s
+    if len(pid) == 14 and all(c.isalnum() or c in "+/" for c in pid):
+        return Position.from_position_id(pid, variant)
+    raise InvalidIdError(
+        f"not a position text nardy knows: {text[:60]!r}; expected the nardy text form "
+        f"('backgammon W:... B:... w'), an XGID ('XGID=...'), a FIBS 'board:' line or a "
+        f"gnubg Position ID ('4HPwATDgc/ABMA')")
 
 
 def _side(values: Sequence[int], who: str) -> tuple[int, ...]:
@@ -517,5 +638,5 @@ Position.legal_moves = _core._register_moves(  # type: ignore[method-assign]
     LegalMoves, Move, Step, Position, Variant, _check_dice)
 
 
-__all__ = ["BAR", "OFF", "PASS", "LegalMoves", "Move", "Position", "Step"]
+__all__ = ["BAR", "OFF", "PASS", "LegalMoves", "Move", "Position", "Step", "parse_position"]
 
