@@ -611,8 +611,8 @@ class LegalMoves(_core.LegalMovesBase):
 
         from nardy.svg import board, board_html
 
-        p = self._position
-        head = f"<p>{len(self)} legal move(s) for {self._dice[0]}-{self._dice[1]}</p>"
+        p, dice = self.position, self.dice  # the public attributes: no layout assumed
+        head = f"<p>{len(self)} legal move(s) for {dice[0]}-{dice[1]}</p>"
         if len(self) > 12:
             return head + "<pre>" + escape(
                 "\n".join(m.notation(p.variant, p.turn) for m in self)) + "</pre>"
