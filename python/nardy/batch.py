@@ -89,6 +89,66 @@ def _kind(kind: str) -> str:
     return k
 
 
+# -- boards that remember what they are ------------------------------------------------------
+class Boards(np.ndarray):
+    """An (N, 2, 26) int8 array of rows that remembers its variant and which side of each row
+    rolls next (``on_roll``: 0 for positions, 1 for afterstates as :func:`afterstates` returns
+    them). :func:`to_array` and :func:`afterstates` return Boards; :func:`encode`,
+    :func:`from_array` and the batch calls read the two facts from them, and refuse a variant
+    that contradicts them. Indexing rows keeps them; any index that reaches
+    into the sides (``b[:, ::-1]``, ``b[..., 0]``) forgets ``on_roll`` (None: then give it),
+    and :meth:`swapped` flips the sides and ``on_roll`` together."""
+
+    variant: Variant | None
+    on_roll: int | None
+
+    def __array_finalize__(self, obj: Any) -> None:
+        self.variant = getattr(obj, "variant", None)
+        self.on_roll = getattr(obj, "on_roll", None)
+
+    def __getitem__(self, key: Any) -> Any:
+        out = super().__getitem__(key)
+        if isinstance(out, Boards) and not _rows_only(key):
+            out.on_roll = None
+        return out
+
+    def swapped(self) -> Boards:
+        """The rows from the other side's view (side 1 first), ``on_roll`` flipped."""
+        out = np.ascontiguousarray(np.asarray(self)[:, ::-1]).view(Boards)
+        out.variant = self.variant
+        out.on_roll = None if self.on_roll is None else 1 - self.on_roll
+        return out
+
+
+def _rows_only(key: Any) -> bool:
+    """The index selects rows and keeps both sides whole."""
+    if isinstance(key, tuple):
+        if any(k is Ellipsis or k is None for k in key):
+            return False
+        return all(isinstance(k, slice) and k == slice(None) for k in key[1:])
+    return key is not Ellipsis and key is not None
+
+
+def _boards(arr: np.ndarray, variant: Variant, on_roll: int) -> Boards:
+    out = arr.view(Boards)
+    out.variant = variant
+    out.on_roll = on_roll
+    return out
+
+
+def _carried_variant(boards: Any, variant: Any, what: str = "rows") -> Variant:
+    """The variant of the call: the one the rows carry, the one given, or backgammon; a
+    contradiction between the two is an error that names both."""
+    carried = getattr(boards, "variant", None) if isinstance(boards, Boards) else None
+    if variant is None:
+        return carried if carried is not None else as_variant(None)
+    v = as_variant(variant)
+    if carried is not None and carried != v:
+        raise InvalidPositionError(f"these {what} are {carried.name} positions ({carried!r}), "
+                                   f"not {v.name} ({v!r})")
+    return v
+
+
 # -- conversions ---------------------------------------------------------------------------
 def as_boards(boards: Any, what: str = "positions") -> np.ndarray:
     """``boards`` as a C-contiguous (N, 2, 26) int8 array (a single (2, 26) row becomes N = 1).
@@ -151,7 +211,11 @@ def _resolve(positions: PositionsLike, variant: Any) -> tuple[np.ndarray, Varian
         if variant is not None and as_variant(variant) != v:
             raise Error(f"positions are {v!r}, not {as_variant(variant)!r}")
         return to_array(positions), v
-    return as_boards(positions), as_variant(variant)
+    v = _carried_variant(positions, variant, "positions")
+    if isinstance(positions, Boards) and positions.on_roll == 1:
+        raise Error("these rows are afterstates (side 1 rolls next): swap them first "
+                    "(boards.swapped()) to use them as positions")
+    return as_boards(positions), v
 
 
 def to_array(positions: Iterable[Position]) -> np.ndarray:
@@ -168,19 +232,25 @@ def to_array(positions: Iterable[Position]) -> np.ndarray:
             raise InvalidPositionError(
                 f"positions of different variants in one array: {variant!r} and {p.variant!r}")
         keys.append(p.key)
-    return _core.batch_rows(keys)
+    arr = _core.batch_rows(keys)
+    return _boards(arr, variant if variant is not None else as_variant(None), 0)
 
 
 def from_array(boards: Any, variant: Variant | type[Variant] | str | None = None,
                turn: int | Sequence[int] | np.ndarray = WHITE, *,
-               swap: bool = False) -> list[Position]:
+               swap: bool | None = None) -> list[Position]:
     """nardy Positions of (N, 2, 26) rows (validated; raises InvalidPositionError).
 
     ``turn``: the colour of the player on roll (one for all rows or one per row). ``swap``:
     the rows are afterstates as :func:`afterstates` returns them (side 1 to roll next), so
-    side 1 becomes the player on roll.
+    side 1 becomes the player on roll (default: what :class:`Boards` say, else False).
     """
-    v = as_variant(variant)
+    v = _carried_variant(boards, variant)
+    carried = boards.on_roll if isinstance(boards, Boards) else None
+    if swap is None:
+        swap = carried == 1
+    elif carried is not None and bool(swap) != (carried == 1):
+        raise Error(f"these rows have side {carried} to roll next; swap={swap} contradicts it")
     arr = as_boards(boards, "boards")
     keys = _core.batch_keys(v.engine, arr, bool(swap))
     if isinstance(turn, np.ndarray) and turn.ndim == 0:
@@ -209,12 +279,15 @@ def afterstates(positions: PositionsLike, dice: Any,
     (default backgammon), or a list of nardy Positions (their variant is used). ``dice``: (N, 2)
     or one pair for all. Returns ``(results, offsets)``: results (M, 2, 26) int8 (unswapped:
     side 0 just moved) and offsets (N + 1,) int64, or ``(results, offsets, steps)`` with
-    ``steps=True`` (steps (M, 4, 3) int8). The arrays own C++ memory handed over without a
-    copy. ``threads`` > 1 splits the rows over C++ threads (0: all cores).
+    ``steps=True`` (steps (M, 4, 3) int8). The results are :class:`Boards` that remember the
+    variant and that side 1 rolls next, so :func:`encode` encodes them the right way round.
+    The arrays own C++ memory handed over without a copy. ``threads`` > 1 splits the rows over
+    C++ threads (0: all cores).
     """
     boards, v = _resolve(positions, variant)
     d = _as_dice(dice, len(boards))
-    return _core.batch_afterstates(v.engine, boards, d, bool(steps), _threads(threads))
+    out = _core.batch_afterstates(v.engine, boards, d, bool(steps), _threads(threads))
+    return (_boards(out[0], v, 1), *out[1:])
 
 
 def afterstate_features(positions: PositionsLike, dice: Any, kind: str | None = None,
@@ -232,20 +305,30 @@ def afterstate_features(positions: PositionsLike, dice: Any, kind: str | None = 
                                            _threads(threads))
 
 
-def encode(boards: PositionsLike, kind: str = "tdgammon", on_roll: int | Any = 0, *,
+def encode(boards: PositionsLike, kind: str | None = None, on_roll: int | Any = None, *,
            out: np.ndarray | None = None) -> np.ndarray:
     """Encodes (N, 2, 26) rows into a (N, F) float32 matrix for a neural net.
 
-    ``on_roll``: which side of each row rolls next: 0 for positions (the mover, side 0), 1 for
-    afterstates as :func:`afterstates` returns them, or a (N,) array of 0/1. ``out``: an
-    optional preallocated C-contiguous (N, F) float32 array to fill (returned).
+    ``kind``: the encoding (default: the variant's own, :func:`default_encoding`; backgammon's
+    for a plain array). ``on_roll``: which side of each row rolls next: 0 for positions (the
+    mover, side 0), 1 for afterstates as :func:`afterstates` returns them, or a (N,) array of
+    0/1. :class:`Boards` (what :func:`to_array` and :func:`afterstates` return) say it
+    themselves, so it need not be given (when given, it is taken as given); a plain array
+    means positions (0) unless told. ``out``: an optional preallocated C-contiguous (N, F) float32 array to fill
+    (returned).
     """
     if isinstance(boards, Position) or (isinstance(boards, (list, tuple)) and boards
                                         and isinstance(boards[0], Position)):
-        arr = to_array([boards] if isinstance(boards, Position) else boards)
-    else:
-        arr = as_boards(boards, "boards")
-    k = _kind(kind)
+        boards = to_array([boards] if isinstance(boards, Position) else boards)
+    carried = boards.on_roll if isinstance(boards, Boards) else 0
+    variant = boards.variant if isinstance(boards, Boards) else None
+    arr = as_boards(boards, "boards")
+    k = _kind(kind) if kind is not None else default_encoding(variant)
+    if on_roll is None:
+        if carried is None:
+            raise Error("these rows do not say which side rolls next (an index reached into "
+                        "the sides): give on_roll=0 (positions) or 1 (afterstates)")
+        on_roll = carried
     if isinstance(on_roll, (int, np.integer)) and not isinstance(on_roll, bool):
         roll: Any = int(on_roll)
         if roll not in (0, 1):
@@ -266,5 +349,5 @@ def _threads(threads: int) -> int:
                              _validate.MAX_THREADS)
 
 
-__all__ = ["ENCODINGS", "afterstate_features", "afterstates", "as_boards", "default_encoding",
+__all__ = ["ENCODINGS", "Boards", "afterstate_features", "afterstates", "as_boards", "default_encoding",
            "encode", "encoding_width", "from_array", "to_array"]
