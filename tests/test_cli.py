@@ -39,7 +39,9 @@ def test_version(capsys) -> None:
     assert capsys.readouterr().out.strip() == f"nardy {nardy.__version__}"
     proc = subprocess.run([sys.executable, "-m", "nardy", "--version"], capture_output=True,
                           text=True, timeout=120, cwd=ROOT,
-                          env={"PYTHONPATH": str(ROOT / "python"), "PATH": "/usr/bin:/bin"})
+                          # the folder this nardy came from: a source tree or site-packages
+                          env={"PYTHONPATH": str(Path(nardy.__file__).parents[1]),
+                               "PATH": "/usr/bin:/bin"})
     assert proc.returncode == 0 and proc.stdout.strip() == f"nardy {nardy.__version__}"
 
 
