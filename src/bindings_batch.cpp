@@ -743,6 +743,13 @@ void register_batch(py::module_& m) {
         std::memcpy(a.mutable_data(), t.data(), t.size() * sizeof(uint64_t));
         return a;
       }, "Trial index of every waiting game.")
+      .def("movers", [](PyLockstep& s) {
+        const auto m = s.impl->waiting_movers();
+        py::array_t<int8_t> a(static_cast<py::ssize_t>(m.size()));
+        if (!m.empty()) std::memcpy(a.mutable_data(), m.data(), m.size());
+        return a;
+      }, "Who moves in every waiting game (0: the player on roll at the start, 1: the "
+         "opponent).")
       .def("choose", [](PyLockstep& s, py::array_t<int64_t, py::array::c_style | py::array::forcecast> choices) {
         PyLockstep::Guard g(s.busy);
         if (choices.ndim() != 1 || !s.impl->choose(choices.data(), static_cast<size_t>(choices.shape(0))))

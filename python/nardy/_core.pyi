@@ -344,6 +344,10 @@ class LockstepRollout:
         """
         Trial index of every waiting game.
         """
+    def movers(self) -> numpy.typing.NDArray[numpy.int8]:
+        """
+        Who moves in every waiting game (0: the player on roll at the start, 1: the opponent).
+        """
     @property
     def done(self) -> bool:
         ...

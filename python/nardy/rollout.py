@@ -36,6 +36,19 @@ a callable    a batched policy, e.g. a neural net. Games run in lockstep (``widt
               that game's first candidate). Forced moves and passes never reach it. For runs
               that merge exactly the callable must be deterministic (a function of its input).
 
+an evaluator  (:mod:`nardy.evaluators`: an object with an ``output`` attribute, or a built-in
+              evaluator name such as ``"pubeval"``, ``"race"``, ``"gnubg"``): each move is
+              the best by :func:`nardy.search.rank_moves` at ``plies`` (0 or 1) with that
+              evaluator, the lockstep batches making one evaluator call per ply level.
+a pair        ``(policy for the player on roll at the start, policy for the opponent)``, each
+              an evaluator or a callable (``plies`` may be a pair too): matches between
+              evaluators.
+
+Budgets: ``games`` is the game budget; ``max_seconds`` stops after the first contiguous block
+of trials that ends past that many seconds, so a timed run is still the run of trials
+``[first_trial, first_trial + result.games)`` and merges exactly. ``progress(done, total)`` is
+called after each block.
+
 Outcome kinds: backgammon ``single`` / ``gammon`` / ``backgammon`` (1 / 2 / 3 points), long
 nardy ``oin`` / ``mars`` (1 / 2), Shlem ``blockade`` (the blockade length squared) /
 ``closed_points`` (1) and draws (0). ``wins[0]`` counts the wins of the player on roll in the
@@ -203,7 +216,9 @@ def _from_core(v_name: str, policy: str, seed: int, first: int, d: dict[str, Any
 def rollout(position: Position | Any, games: int, policy: PolicyLike = "random", *,
             seed: int = 0, threads: int = 0, first_trial: int = 0, max_plies: int = 10000,
             features: str | None = None, width: int = 512,
-            cancel: _core.CancelToken | None = None) -> RolloutResult:
+            cancel: _core.CancelToken | None = None, plies: int | tuple[int, int] = 0,
+            progress: Callable[[int, int], None] | None = None,
+            max_seconds: float | None = None) -> RolloutResult:
     """Plays trials ``[first_trial, first_trial + games)`` from ``position`` (a Position, or a
     variant / name for its starting position) to the end and returns the counts.
 
@@ -211,12 +226,18 @@ def rollout(position: Position | Any, games: int, policy: PolicyLike = "random",
     (0: all cores) with the GIL released. A callable policy (see the module docstring) runs
     ``width`` games in lockstep and is called on this thread; ``features`` (an encoding name
     of :mod:`nardy.batch`) hands it feature matrices instead of int8 boards. A game still
-    running after ``max_plies`` plies is counted as unfinished.
+    running after ``max_plies`` plies is counted as unfinished. Evaluators and pairs of
+    policies: see the module docstring, with ``plies`` (0 or 1, or one per side) for the
+    search depth. ``progress(done, total)`` and ``max_seconds``: see "Budgets".
 
     ``games`` is at most :data:`MAX_GAMES`. Ctrl-C stops a run within milliseconds
     (KeyboardInterrupt, no partial result); so does ``cancel.cancel()`` from another thread
     for a built-in policy given a ``nardy._core.CancelToken``.
     """
+    if progress is not None or max_seconds is not None:
+        return _budgeted(position, games, policy, progress, max_seconds, seed=seed,
+                         threads=threads, first_trial=first_trial, max_plies=max_plies,
+                         features=features, width=width, plies=plies, cancel=cancel)
     pos = _start(position)
     games = _check_int("games", games, 0, MAX_GAMES)
     seed = _validate.seed(seed)
@@ -225,7 +246,18 @@ def rollout(position: Position | Any, games: int, policy: PolicyLike = "random",
     max_plies = _check_int("max_plies", max_plies, 1, _validate.C_INT_MAX)
     engine = pos.variant.engine
     name = pos.variant.name
-    if isinstance(policy, str):
+    label = None
+    if _is_search_policy(policy):
+        if features is not None:
+            raise Error("features= only applies to callable policies")
+        label = _label(policy, plies)
+        sided: _SearchPolicy | None = _SearchPolicy(pos, policy, plies)
+    else:
+        sided = None
+        if plies != 0:
+            raise Error("plies= applies to evaluator policies (an evaluator, its name, or a "
+                        "pair)")
+    if isinstance(policy, str) and sided is None:
         p = policy.strip().lower()
         if p not in BUILTIN_POLICIES:
             raise Error(f"unknown policy {policy!r}; built in: {', '.join(BUILTIN_POLICIES)}, "
@@ -235,8 +267,9 @@ def rollout(position: Position | Any, games: int, policy: PolicyLike = "random",
         d = _core.rollout(engine, pos.key, games, p, seed, first_trial, threads, max_plies,
                           cancel)
         return _from_core(name, p, seed, first_trial, d, float(d["seconds"]), int(d["threads"]))
-    if not callable(policy):
-        raise Error(f"policy must be 'random', 'greedy' or a callable, not {policy!r}")
+    if not callable(policy) and sided is None:
+        raise Error(f"policy must be 'random', 'greedy', an evaluator or a callable, "
+                    f"not {policy!r}")
     kind = None
     if features is not None:
         from nardy.batch import _kind
@@ -247,11 +280,121 @@ def rollout(position: Position | Any, games: int, policy: PolicyLike = "random",
     lock = _core.LockstepRollout(engine, pos.key, games, seed, first_trial, max_plies, width)
     while lock.advance():
         offsets = lock.offsets()
+        if sided is not None:
+            lock.choose(sided.choose(lock.candidates(), offsets, lock.movers()))
+            continue
+        assert callable(policy)
         cand = lock.features(kind) if kind is not None else lock.candidates()
         lock.choose(_choices(policy(cand, offsets), offsets))
     secs = time.perf_counter() - t0
-    label = getattr(policy, "__name__", type(policy).__name__)
-    return _from_core(name, f"callable:{label}", seed, first_trial, lock.counts(), secs, 1)
+    if label is None:
+        label = "callable:" + getattr(policy, "__name__", type(policy).__name__)
+    return _from_core(name, label, seed, first_trial, lock.counts(), secs, 1)
+
+
+# -- evaluator policies ----------------------------------------------------------------------
+def _is_evaluator(p: Any) -> bool:
+    from nardy.evaluators import BUILTIN
+
+    if isinstance(p, str):
+        return p.strip().lower().replace("-", "_") in BUILTIN
+    return callable(p) and hasattr(p, "output")
+
+
+def _is_search_policy(policy: Any) -> bool:
+    return _is_evaluator(policy) or (isinstance(policy, (tuple, list)) and len(policy) == 2)
+
+
+def _label(policy: Any, plies: Any) -> str:
+    def one(p: Any, k: Any) -> str:
+        if isinstance(p, str):
+            return f"{p.strip().lower()}@{k}"
+        if _is_evaluator(p):
+            return f"{getattr(p, 'name', type(p).__name__)}@{k}"
+        return "callable:" + getattr(p, "__name__", type(p).__name__)
+
+    if isinstance(policy, (tuple, list)):
+        ks = plies if isinstance(plies, (tuple, list)) else (plies, plies)
+        return f"{one(policy[0], ks[0])} vs {one(policy[1], ks[1])}"
+    return one(policy, plies)
+
+
+class _SearchPolicy:
+    """Chooses the moves of the waiting games side by side: an evaluator searched at 0 or 1
+    plies (one batched search for all games of that side), or a callable policy."""
+
+    def __init__(self, pos: Position, policy: Any, plies: Any) -> None:
+        from nardy.search import _Search
+
+        pair = tuple(policy) if isinstance(policy, (tuple, list)) else (policy, policy)
+        ks = tuple(plies) if isinstance(plies, (tuple, list)) else (plies, plies)
+        if len(ks) != 2:
+            raise Error(f"plies must be 0, 1 or one per side, got {plies!r}")
+        self.sides: list[tuple[Any, int]] = []
+        for p, k in zip(pair, ks):
+            if not isinstance(k, (int, np.integer)) or isinstance(k, bool) or k not in (0, 1):
+                raise Error(f"rollout plies must be 0 or 1, got {k!r}")
+            if _is_evaluator(p):
+                self.sides.append((_Search(pos.variant, p, None, 1 << 16, 1), int(k)))
+            elif callable(p):
+                if k:
+                    raise Error("plies= applies to evaluator policies, not to callables")
+                self.sides.append((p, 0))
+            else:
+                raise Error(f"each policy of a pair must be an evaluator or a callable, "
+                            f"not {p!r}")
+
+    def choose(self, cand: np.ndarray, offsets: np.ndarray, movers: np.ndarray) -> np.ndarray:
+        from nardy.search import best_of_groups
+
+        k = len(offsets) - 1
+        out = np.zeros(k, dtype=np.int64)
+        counts = np.diff(offsets)
+        for side, (chooser, plies) in enumerate(self.sides):
+            games = np.flatnonzero(movers == side)
+            if not len(games):
+                continue
+            rows = np.concatenate([np.arange(offsets[g], offsets[g + 1]) for g in games])
+            sub_off = np.concatenate(([0], np.cumsum(counts[games])))
+            sub = np.ascontiguousarray(cand[rows])
+            if not hasattr(chooser, "after_value"):
+                out[games] = _choices(chooser(sub, sub_off), sub_off)
+                continue
+            eq = chooser.equities(chooser.after_value(sub, plies))
+            group = np.repeat(np.arange(len(games)), counts[games])
+            out[games] = best_of_groups(eq, group, len(games)) - sub_off[:-1]
+        return out
+
+
+def _budgeted(position: Any, games: int, policy: Any, progress: Any, max_seconds: Any,
+              **kw: Any) -> RolloutResult:
+    """The run in contiguous blocks of trials, with progress reports and a time budget."""
+    games = _check_int("games", games)
+    if max_seconds is not None and (not isinstance(max_seconds, (int, float))
+                                    or isinstance(max_seconds, bool)
+                                    or not max_seconds > 0):
+        raise Error(f"max_seconds must be a number > 0, got {max_seconds!r}")
+    if progress is not None and not callable(progress):
+        raise Error(f"progress must be callable as progress(done, total), not {progress!r}")
+    builtin = isinstance(policy, str) and not _is_search_policy(policy)
+    # blocks short enough for a timely stop, long enough to keep the threads busy
+    block = min(max(1000, games // 100), 50_000) if builtin else \
+        2 * _check_int("width", kw["width"], 1)
+    t0 = time.perf_counter()
+    first = _check_int("first_trial", kw.pop("first_trial"))
+    total: RolloutResult | None = None
+    done = 0
+    while True:
+        n = min(block, games - done)
+        part = rollout(position, n, policy, first_trial=first + done, **kw)
+        total = part if total is None else total.merge(part)
+        done += n
+        if progress is not None:
+            progress(done, games)
+        if done >= games or (max_seconds is not None
+                             and time.perf_counter() - t0 >= max_seconds):
+            break
+    return replace(total, seconds=time.perf_counter() - t0, shards=1)
 
 
 def _choices(answer: Any, offsets: np.ndarray) -> np.ndarray:

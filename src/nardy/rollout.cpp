@@ -214,6 +214,13 @@ size_t LockstepRollout::advance() {
   return waiting_.size();
 }
 
+std::vector<int8_t> LockstepRollout::waiting_movers() const {
+  std::vector<int8_t> out(waiting_.size());
+  for (size_t k = 0; k < waiting_.size(); ++k)
+    out[k] = static_cast<int8_t>(games_[waiting_[k]].on_roll);
+  return out;
+}
+
 bool LockstepRollout::choose(const int64_t* choices, size_t n) {
   if (n != waiting_.size()) return false;
   for (size_t k = 0; k < n; ++k) {

@@ -128,6 +128,8 @@ class LockstepRollout {
   [[nodiscard]] const std::vector<int64_t>& offsets() const noexcept { return offsets_; }
   // Trial index of each waiting game.
   [[nodiscard]] const std::vector<uint64_t>& waiting_trials() const noexcept { return wait_trial_; }
+  // Who moves in each waiting game: 0 = the player on roll at the start, 1 = the opponent.
+  [[nodiscard]] std::vector<int8_t> waiting_movers() const;
   // One choice per waiting game, each in [0, its number of candidates); false if out of range.
   bool choose(const int64_t* choices, size_t n);
   [[nodiscard]] const RolloutCounts& counts() const noexcept { return counts_; }
