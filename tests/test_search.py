@@ -255,6 +255,10 @@ def test_bad_inputs_raise_nardy_error():
         search.rank_moves(nardy.Position(), (7, 1), "race")
     with pytest.raises(nardy.Error, match="pubeval"):
         search.evaluate(nardy.Position("long-nardy"), "pubeval")
+    with pytest.raises(nardy.Error, match="bearing off"):
+        search.evaluate(nardy.Position("shlem"), "race")
+    with pytest.raises(nardy.Error, match="race"):
+        nardy.evaluators.as_evaluator("race", "shlem")
     with pytest.raises(nardy.Error, match="MoveFilter"):
         search.MoveFilter(0, 0.1)
     with pytest.raises(nardy.Error, match="MoveFilter"):

@@ -122,11 +122,14 @@ class _Search:
 
     def __init__(self, variant: Any, evaluator: Any, scoring: Any, chunk: int,
                  threads: int) -> None:
+        if not variant.bears_off:
+            raise Error(f"nardy.search scores games that end by bearing off; {variant.name} "
+                        f"games end by its own rules")
         self.variant = variant
         self.scoring = scoring_for(variant, scoring)
         self.evaluator = as_evaluator(evaluator, variant, self.scoring)
         self.output = self.evaluator.output
-        self.checkers = int(getattr(variant, "checkers", 15))
+        self.checkers = int(variant.checkers)
         self.chunk = chunk
         self.threads = threads
         self.evaluated = 0

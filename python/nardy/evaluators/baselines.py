@@ -114,7 +114,7 @@ class RaceEvaluator(Evaluator):
         self.width = _width(scoring)
 
     def bind(self, variant: Variant, scoring: Any) -> RaceEvaluator:
-        if not getattr(variant, "bears_off", True):
+        if not variant.bears_off:
             raise Error(f"the race evaluator needs a game that ends by bearing off, not "
                         f"{variant.name}")
         return RaceEvaluator(scoring)
