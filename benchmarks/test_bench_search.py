@@ -86,7 +86,7 @@ def test_search_rates(benchmark: Any, figures: Figures, enabled: bool,
         work = [(p, (rng.randint(1, 6), rng.randint(1, 6)))
                 for p in backgammon_positions[r * n:(r + 1) * n]]
         blocks.append(([(p, d) for p, d in work if len(p.legal_moves(d)) >= 1]))
-    cube = gnubg.cubeinfo()
+    cube = gnubg.cubeinfo(1, -1, 0, 0, (0, 0), 0, 0)  # money, centred cube, given in full
     contexts = {k: gnubg.evalcontext(0, k, 1, 0, 0.0) for k in (0, 1)}
     net = TinyNet()
     gnubg_ev = Counting(evaluators.as_evaluator("gnubg"))

@@ -46,7 +46,7 @@ def sample(n, seed):
 
 
 def test_zero_ply_best_move_is_gnubgs_first_choice():
-    cube = gnubg.cubeinfo()
+    cube = gnubg.cubeinfo(1, -1, 0, 0, (0, 0), 0, 0)  # money, centred cube, given in full
     ctx = gnubg.evalcontext(0, 0, 1, 0, 0.0)
     ties = 0
     for pos, roll in sample(500, seed=17):
