@@ -197,14 +197,18 @@ def test_gnubg_n_ply_equals_gnubg():
         if rng.random() < 0.3 and not pos.is_game_over():
             positions.append(pos)
     cube = gnubg.cubeinfo(1, -1, 0, 0, (0, 0), 0, 0)  # money, whatever match gnubg holds
-    for p in positions:
-        us, them = p.sides()
-        board = (tuple(them[:25]), tuple(us[:25]))
-        for plies in (1, 2):
-            theirs = gnubg.evaluate(board, cube, gnubg.evalcontext(0, plies, 1, 0, 0.0))
-            ours = search.evaluate(p, "gnubg", plies)
-            assert ours.probabilities == pytest.approx(theirs[:5], abs=2e-5), (p, plies)
-            assert ours.equity == pytest.approx(theirs[5], abs=5e-5)
+    try:
+        for p in positions:
+            us, them = p.sides()
+            board = (tuple(them[:25]), tuple(us[:25]))
+            for plies in (1, 2):
+                theirs = gnubg.evaluate(board, cube, gnubg.evalcontext(0, plies, 1, 0, 0.0))
+                ours = search.evaluate(p, "gnubg", plies)
+                assert ours.probabilities == pytest.approx(theirs[:5], abs=2e-5), (p, plies)
+                assert ours.equity == pytest.approx(theirs[5], abs=5e-5)
+    finally:
+        # back to gnubg's money-play Match ID of start-up, which other tests compare with
+        gnubg.setgnubgid("4HPwATDgc/ABMA:MAAAAAAAAAAA")
 
 
 def test_filters_limit_the_search():
