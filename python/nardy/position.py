@@ -526,15 +526,18 @@ def _side(values: Sequence[int], who: str) -> tuple[int, ...]:
         raw = tuple(values)
     except TypeError:
         raise InvalidPositionError(f"{who} side must be a sequence of 26 integers") from None
-    # any integer type (numpy's included), never bool or float
-    if not all(isinstance(x, numbers.Integral) and not isinstance(x, bool) for x in raw):
-        raise InvalidPositionError(f"{who} side must hold integers, got {raw!r}")
-    side = tuple(int(x) for x in raw)
+    if all(type(x) is int for x in raw):  # the common case, without the ABC checks below
+        side = raw
+    else:
+        # any integer type (numpy's included), never bool or float
+        if not all(isinstance(x, numbers.Integral) and not isinstance(x, bool) for x in raw):
+            raise InvalidPositionError(f"{who} side must hold integers, got {raw!r}")
+        side = tuple(int(x) for x in raw)
     if len(side) == 25:  # gnubg's layout without the off count
         side = side + (15 - sum(side),)
     if len(side) != 26:
         raise InvalidPositionError(f"{who} side must be 26 integers (24 points, bar, off)")
-    if any(x < -1 or x > 15 for x in side):  # -1: a Shlem prisoner (the core validates)
+    if min(side) < -1 or max(side) > 15:  # -1: a Shlem prisoner (the core validates)
         raise InvalidPositionError(f"{who} side has a count outside 0..15: {side}")
     return side
 

@@ -78,6 +78,8 @@ session, X), player 0 the one at the top (O).  Which of them is on roll is
 
 from __future__ import annotations
 
+import base64
+import binascii
 import operator
 from dataclasses import dataclass
 from enum import IntEnum
@@ -223,31 +225,28 @@ def decode_position_id(s: str) -> Tuple[Side, Side]:
 
     Raises :class:`~nardy.errors.InvalidIdError` on any malformed ID.
     """
-    values = _b64_values(s, 14, "Position ID")
-    n = 0
-    for v in values:
-        n = (n << 6) | v
-    if n & 0xF:
+    if not isinstance(s, str) or len(s) != 14 or not s.isascii():
+        _b64_values(s, 14, "Position ID")  # raises, saying what is wrong
+    try:
+        data = base64.b64decode(s + "==", validate=True)
+    except (binascii.Error, ValueError):
+        _b64_values(s, 14, "Position ID")  # names the offending character
+        raise InvalidIdError(f"Position ID {s!r} is not base64") from None
+    if _B64_VALUE[s[-1]] & 0xF:
         raise InvalidIdError(
             f"Position ID {s!r}: its last character {s[-1]!r} sets bits past the 80-bit key"
         )
-    key = _bits_le((n >> 4).to_bytes(10, "big"))
+    # bit k of the key at offset k; a side's 25 counts are the runs of ones between zeros
+    bits = format(int.from_bytes(data, "little"), "080b")[::-1]
+    runs = bits.split("0")
     sides = []
-    pos = 0
-    for who in ("opponent (player not on roll)", "mover (player on roll)"):
-        counts = []
-        for _slot in range(25):
-            c = 0
-            while pos < 80 and (key >> pos) & 1:
-                c += 1
-                pos += 1
-            if pos >= 80:
-                raise InvalidIdError(
-                    f"Position ID {s!r}: the key ends before the {who} is complete "
-                    "(too many checkers)"
-                )
-            pos += 1  # the terminating 0 bit
-            counts.append(c)
+    for k, who in enumerate(("opponent (player not on roll)", "mover (player on roll)")):
+        counts = [len(r) for r in runs[25 * k:25 * k + 25]]
+        if len(runs) <= 25 * k + 25:
+            raise InvalidIdError(
+                f"Position ID {s!r}: the key ends before the {who} is complete "
+                "(too many checkers)"
+            )
         total = sum(counts)
         if total > CHECKERS:
             raise InvalidIdError(
@@ -255,7 +254,7 @@ def decode_position_id(s: str) -> Tuple[Side, Side]:
                 f"(at most {CHECKERS})"
             )
         sides.append(_side_from_counts(counts))
-    if key >> pos:
+    if any(runs[50:]):
         raise InvalidIdError(f"Position ID {s!r}: nonzero bits after the last side")
     opponent, mover = sides
     for i in range(24):
