@@ -59,10 +59,12 @@ class ReadPosition:
 
 
 def read_position(text: str) -> ReadPosition:
-    """Recognises the format of ``text`` and reads it. Colours of the gnubg formats, which
-    have none: the Position ID's player on roll is white; XGID's bottom player (X) and FIBS's
-    "player" are white."""
-    from nardy.formats import decode_position_id, decode_xgid, parse_fibs_board
+    """Recognises the format of ``text`` and reads it with :func:`nardy.parse_position`,
+    keeping the game state the format carries (dice, cube, match score). Colours of the gnubg
+    formats, which have none: the Position ID's player on roll is white; XGID's bottom player
+    (X) and FIBS's "player" are white."""
+    from nardy.formats import decode_xgid, parse_fibs_board
+    from nardy.position import parse_position
 
     if not isinstance(text, str) or not text.strip():
         raise CliError("empty position")
@@ -83,35 +85,29 @@ def read_position(text: str) -> ReadPosition:
             notes.append("over: " + (st.over if isinstance(st.over, str) else
                                      ("white" if st.over == WHITE else "black") + " won"))
         return ReadPosition(st.position, "text", st.dice, cube, tuple(notes))
-    if s.startswith("board:"):
-        b = parse_fibs_board(s)
-        mover, opponent = b.sides()
-        turn = WHITE if b.player_on_roll else BLACK
-        pos = Position.from_sides("backgammon", mover, opponent, turn)
-        d = b.player_dice if b.player_on_roll else b.opponent_dice
-        dice = None if d == (0, 0) else (int(d[0]), int(d[1]))
-        return ReadPosition(pos, "fibs", dice)
-    if s.upper().startswith("XGID=") or s.count(":") >= 9:
-        r = decode_xgid(s)
-        turn = WHITE if r.turn == 1 else BLACK
-        pos = Position.from_sides("backgammon", r.mover, r.opponent, turn)
-        xdice = None if r.dice == (0, 0) else (int(r.dice[0]), int(r.dice[1]))
-        owner = None if r.cube_position == 0 else (WHITE if r.cube_position == 1 else BLACK)
-        return ReadPosition(pos, "xgid", xdice, (r.cube, owner))
     try:
         variant = find_variant(s)
     except Error:
         variant = None
     if variant is not None:
         return ReadPosition(Position(variant), "variant")
-    pid = s.split(":")[0] if s.count(":") == 1 else s
+    if not s.upper().startswith("XGID=") and s.count(":") >= 9 and not s.startswith("board:"):
+        s = "XGID=" + s  # the prefix is optional in XGID, not in parse_position
     try:
-        mover, opponent = decode_position_id(pid)
+        pos = parse_position(s)
     except Error as e:
-        raise CliError(f"cannot read {text!r} as a position: it is not the nardy text form, "
-                       f"an XGID, a FIBS board: line or a variant name, and as a gnubg "
-                       f"Position ID: {e}") from None
-    return ReadPosition(Position.from_sides("backgammon", mover, opponent), "position-id")
+        raise CliError(f"cannot read {text!r} as a position: {e}; or a variant name for its "
+                       "starting position") from None
+    if s.upper().startswith("XGID="):
+        r = decode_xgid(s)
+        xdice = None if r.dice == (0, 0) else (int(r.dice[0]), int(r.dice[1]))
+        owner = None if r.cube_position == 0 else (WHITE if r.cube_position == 1 else BLACK)
+        return ReadPosition(pos, "xgid", xdice, (r.cube, owner))
+    if s.startswith("board:"):
+        b = parse_fibs_board(s)
+        d = b.player_dice if b.player_on_roll else b.opponent_dice
+        return ReadPosition(pos, "fibs", None if d == (0, 0) else (int(d[0]), int(d[1])))
+    return ReadPosition(pos, "position-id")
 
 
 def write_position(read: ReadPosition, fmt: str) -> Any:
