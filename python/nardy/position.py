@@ -279,7 +279,7 @@ class Position:
         """A position from a gnubg Position ID (``4HPwATDgc/ABMA``), which holds the checkers
         of the player on roll and the other, not their colours: ``turn`` says who is on roll.
         For variants with gnubg's board (backgammon and its rule options)."""
-        from nardy.formats import decode_position_id
+        from nardy.formats.gnubg_id import decode_position_id
 
         v = _gnubg_variant(variant, "a gnubg Position ID")
         mover, opponent = decode_position_id(pid)
@@ -287,7 +287,7 @@ class Position:
 
     def to_position_id(self) -> str:
         """The gnubg Position ID of the checkers (the colour on roll is not in it)."""
-        from nardy.formats import encode_position_id
+        from nardy.formats.gnubg_id import encode_position_id
 
         _gnubg_variant(self._variant, "a gnubg Position ID")
         us, them = self.sides()
@@ -298,7 +298,7 @@ class Position:
         """The position of an XGID (``XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10``):
         the bottom player (X) is white, the top player (O) black. The cube, dice and score are
         game state: :func:`nardy.formats.decode_xgid` reads them."""
-        from nardy.formats import decode_xgid
+        from nardy.formats.xgid import decode_xgid
 
         v = _gnubg_variant(variant, "an XGID")
         rec = decode_xgid(xgid)
@@ -307,7 +307,7 @@ class Position:
     def to_xgid(self) -> str:
         """The XGID of the position, white the bottom player (X), cube centred at 1, money
         play, no dice rolled."""
-        from nardy.formats import XgidRecord, encode_xgid
+        from nardy.formats.xgid import XgidRecord, encode_xgid
 
         _gnubg_variant(self._variant, "an XGID")
         us, them = self.sides()
@@ -318,7 +318,7 @@ class Position:
         """The position of a FIBS ``board:`` line: the line's player (its first name) is white,
         the opponent black. Match and cube fields are game state:
         :func:`nardy.formats.parse_fibs_board` reads them."""
-        from nardy.formats import parse_fibs_board
+        from nardy.formats.fibs import parse_fibs_board
 
         v = _gnubg_variant(variant, "a FIBS board")
         board = parse_fibs_board(line)
@@ -328,7 +328,7 @@ class Position:
 
     def to_fibs(self) -> str:
         """The FIBS ``board:`` line of the position, white as the line's player."""
-        from nardy.formats import FibsBoard, format_fibs_board
+        from nardy.formats.fibs import FibsBoard, format_fibs_board
 
         _gnubg_variant(self._variant, "a FIBS board")
         white, black = self.side(WHITE), self.side(BLACK)
