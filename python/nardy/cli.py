@@ -621,9 +621,82 @@ def _add_rollout(sub: Any) -> None:
     p.set_defaults(func=_cmd_rollout)
 
 
+#: evaluators ``hint`` tries, in this order, when none is named: the first made for the variant
+HINT_EVALUATORS = ("gnubg", "pubeval", "long_nardy", "race")
+
+
+def _hint_evaluator(name: str | None, pos: Position) -> Any:
+    from nardy.evaluators import as_evaluator
+
+    if name is not None:
+        return as_evaluator(name, pos.variant)
+    for candidate in HINT_EVALUATORS:
+        try:
+            return as_evaluator(candidate, pos.variant)
+        except Error:
+            continue
+    raise CliError(f"no built-in evaluator is made for {pos.variant.name}")
+
+
+def _cmd_hint(args: argparse.Namespace) -> int:
+    from nardy import search
+
+    pos = read_position(args.position).position
+    dice = _dice(args.dice)
+    if args.top < 0:
+        raise CliError(f"--top must be >= 0 (0: every move), got {args.top}")
+    ev = _hint_evaluator(args.evaluator, pos)
+    ranked = search.rank_moves(pos, dice, ev, args.plies)
+    shown = ranked if args.top == 0 else ranked[:args.top]
+    names = [c.move.notation(pos.variant, pos.turn) for c in shown]
+    if args.json:
+        _print_json({
+            "variant": pos.variant.name, "dice": list(dice), "evaluator": ev.name,
+            "plies": args.plies, "count": len(ranked),
+            "moves": [{"move": n, "equity": c.equity, "plies": c.plies,
+                       "probabilities": None if c.probabilities is None else
+                       dict(zip(_outcome_names(pos), c.probabilities))}
+                      for n, c in zip(names, shown)]})
+        return 0
+    if not ranked:
+        print(f"{dice[0]}-{dice[1]}: no legal move (the turn passes)")
+        return 0
+    print(f"{pos.variant.name}, {dice[0]}-{dice[1]}: {len(ranked)} moves, evaluator {ev.name}, "
+          f"{args.plies}-ply (cubeless equity for the player who moves)")
+    width = max(len(n) for n in names)
+    best = shown[0].equity
+    for k, (n, c) in enumerate(zip(names, shown), start=1):
+        diff = "" if k == 1 else f" ({c.equity - best:+.4f})"
+        probs = "" if c.probabilities is None else \
+            "  " + " ".join(f"{x:.3f}" for x in c.probabilities)
+        print(f"{k:>3}. {n:<{width}}  {c.plies}-ply  {c.equity:+.4f}{diff}{probs}")
+    return 0
+
+
+def _outcome_names(pos: Position) -> tuple[str, ...]:
+    from nardy.evaluators import outcome_names, scoring_for
+
+    return outcome_names(scoring_for(pos.variant))
+
+
+def _add_hint(sub: Any) -> None:
+    p = sub.add_parser("hint", help="rank the moves of a roll with an evaluator and n-ply "
+                                    "search")
+    p.add_argument("position", help=POSITION_HELP)
+    p.add_argument("dice", help="the roll, e.g. 31 or 3-1")
+    p.add_argument("--plies", type=int, default=1, choices=(0, 1, 2, 3),
+                   help="search depth, as gnubg counts it (default 1)")
+    p.add_argument("--evaluator", choices=("gnubg", "pubeval", "race", "long_nardy"),
+                   help="how positions are valued (default: the first of "
+                        f"{', '.join(HINT_EVALUATORS)} made for the variant)")
+    p.add_argument("--top", type=int, default=10, help="moves to show (default 10, 0: all)")
+    _json_flag(p)
+    p.set_defaults(func=_cmd_hint)
+
+
 #: The subcommands, in the order of the help text.
 COMMANDS: list[Callable[[Any], None]] = [
-    _add_show, _add_convert, _add_variants, _add_perft, _add_moves, _add_rollout]
+    _add_show, _add_convert, _add_variants, _add_perft, _add_moves, _add_rollout, _add_hint]
 
 
 def build_parser() -> argparse.ArgumentParser:
