@@ -137,3 +137,19 @@ def test_dice_and_move_indices_accept_numpy():
         g.roll((3, 7))
     with pytest.raises(nardy.InvalidDiceError):
         g.roll(np.array([3.0, 1.0]))
+
+
+def test_resign_levels_and_recorded_actions():
+    g = Game("backgammon", seed=2)
+    g.roll()
+    g.resign(np.int64(2))
+    assert g.pending_resignation[1] == 2
+    g.decline()
+    for bad in (True, 0, 4, 2.0, ARRAY, "quadruple"):
+        with pytest.raises(InvalidRuleError):
+            g.resign(bad)
+    with pytest.raises(InvalidArgumentError, match="nardy.Action"):
+        g.apply(("roll", 0, (3, 1)))
+    for history in (5, "roll", None):
+        with pytest.raises(InvalidArgumentError, match="history"):
+            Game.replay(history)

@@ -214,6 +214,9 @@ class Game(Turns, CubeActions):
         g = cls(variant, rules, 0, position=position, starter=starter, crawford=crawford,
                 passes=passes, cube_level=cube_level, cube_owner=cube_owner,
                 last_roll=last_roll, **rule_options)
+        if isinstance(history, (str, bytes)) or not isinstance(history, Iterable):
+            raise InvalidArgumentError(f"history must be a sequence of nardy.Action, got "
+                                       f"{_v.show(history)}")
         for action in history:
             g.apply(action)
         return g
@@ -228,6 +231,9 @@ class Game(Turns, CubeActions):
 
     def apply(self, action: Action) -> None:
         """Applies a recorded action (with its recorded dice)."""
+        if not isinstance(action, Action):
+            raise InvalidArgumentError(f"an action must be a nardy.Action, got "
+                                       f"{_v.show(action)}")
         k = action.kind
         if k == "opening" or k == "roll":
             self.roll(action.dice)

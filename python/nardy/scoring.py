@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from nardy import _validate as _v
 from nardy.errors import GameStateError, InvalidRuleError
 
 if TYPE_CHECKING:
@@ -50,12 +51,13 @@ class Scoring:
         """Index (0-based) of a kind of win given by name, by level number 1..n, or by the
         generic names ``single`` / ``gammon`` / ``backgammon`` (levels 1 / 2 / 3)."""
         n = len(self.kinds)
-        if isinstance(kind, bool):
-            raise InvalidRuleError(f"not a kind of win: {kind!r}")
-        if isinstance(kind, int):
-            if 1 <= kind <= n:
-                return kind - 1
-            raise InvalidRuleError(f"{self.name}: a win has levels 1..{n}, not {kind}")
+        if _v.is_bool(kind):
+            raise InvalidRuleError(f"not a kind of win: {_v.show(kind)}")
+        if _v.is_int(kind):
+            level = int(kind)  # numpy integers too
+            if 1 <= level <= n:
+                return level - 1
+            raise InvalidRuleError(f"{self.name}: a win has levels 1..{n}, not {_v.show(kind)}")
         if isinstance(kind, str):
             wanted = _norm(kind)
             wanted = self.kind_aliases.get(wanted, wanted)
@@ -65,7 +67,7 @@ class Scoring:
             generic = {"single": 0, "gammon": 1, "backgammon": 2}
             if wanted in generic and generic[wanted] < n:
                 return generic[wanted]
-        raise InvalidRuleError(f"{self.name}: unknown kind of win {kind!r}; "
+        raise InvalidRuleError(f"{self.name}: unknown kind of win {_v.show(kind)}; "
                                f"known: {', '.join(self.kind_names)}")
 
     def kind_of(self, value: int) -> str:
