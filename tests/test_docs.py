@@ -97,3 +97,23 @@ def test_examples_are_found() -> None:
     """The extraction itself: a page with a known example block yields it."""
     sample = "text\n```python\nx = 1\n```\n\n```text\nnot run\n```\n"
     assert [m.group(1) for m in FENCE.finditer(sample)] == ["x = 1\n"]
+
+
+def _modules() -> list[str]:
+    import pkgutil
+
+    import nardy
+
+    names = ["nardy"] + [m.name for m in pkgutil.walk_packages(nardy.__path__, "nardy.")]
+    return [n for n in names if not n.endswith("__main__")]  # __main__ runs the CLI
+
+
+@pytest.mark.parametrize("name", _modules())
+def test_docstring_examples_run(name: str) -> None:
+    """The ``>>>`` examples of the docstrings, which the API reference shows."""
+    import importlib
+
+    module = importlib.import_module(name)
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE,
+                             report=False)
+    assert result.failed == 0, f"{result.failed} docstring example(s) of {name} failed"
