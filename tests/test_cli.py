@@ -66,6 +66,17 @@ def test_every_positional_argument_and_command_has_help() -> None:
                 assert action.help and len(action.help) > 10, (name, action.dest)
 
 
+def test_gnubg_formats_take_the_variant_of_the_command(capsys) -> None:
+    # nackgammon's start in a Position ID: perft 1 counts its moves, not backgammon's
+    pid = Position("nackgammon").to_position_id()
+    nack = nardy.perft(Position("nackgammon"), 1)
+    assert nack != nardy.perft(Position("backgammon"), 1)
+    rc, out, _ = run(capsys, "perft", "nackgammon", "1", "--position", pid, "--json")
+    assert rc == 0 and json.loads(out)["nodes"] == nack
+    rc, _, err = run(capsys, "perft", "long-nardy", "1", "--position", pid)
+    assert rc == 2 and "not long-nardy" in err
+
+
 def test_one_thread_by_default() -> None:
     parser = build_parser()
     assert DEFAULT_THREADS == 1

@@ -161,7 +161,11 @@ def _position_option(variant_name: str, text: str | None) -> Position:
     variant = as_variant(variant_name)
     if text is None:
         return Position(variant)
-    pos = read_position(text).position
+    read = read_position(text)
+    pos = read.position
+    if read.format in ("xgid", "fibs", "position-id") and variant.gnubg_ids:
+        # gnubg's formats name no variant: the board is the one the command names
+        return Position.from_sides(variant, *pos.sides(), pos.turn)
     if pos.variant.name != variant.name:
         raise CliError(f"--position is a {pos.variant.name} position, not {variant.name}")
     return Position.from_sides(variant, *pos.sides(), pos.turn)  # the variant's rule options
