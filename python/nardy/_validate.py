@@ -37,6 +37,13 @@ from nardy.errors import (
 C_INT_MAX = 2**31 - 1
 #: The most C++ threads one call starts (``threads=0`` means all cores).
 MAX_THREADS = 1024
+#: Input size limits of the parsers: longer input fails at once with InputTooLargeError.
+#: Move notation (a move is a few dozen characters):
+MAX_NOTATION_CHARS = 1_000
+#: One-line forms: the nardy text line, XGID, FIBS board:
+MAX_ID_CHARS = 10_000
+#: Records (.mat, SGF, the nardy record); a long match is a few hundred kilobytes:
+MAX_RECORD_CHARS = 16 * 2**20
 #: The largest value of a C ``uint64_t`` (rollout seeds are 64-bit).
 U64_MAX = 2**64 - 1
 
@@ -257,6 +264,7 @@ def int_sequence(value: Any, name: str, lengths: Sequence[int], lo: int, hi: int
 
 
 __all__ = [
-    "C_INT_MAX", "MAX_THREADS", "U64_MAX", "boolean", "choice", "color", "dice", "int_sequence", "integer",
+    "C_INT_MAX", "MAX_ID_CHARS", "MAX_NOTATION_CHARS", "MAX_RECORD_CHARS", "MAX_THREADS",
+    "U64_MAX", "boolean", "choice", "color", "dice", "int_sequence", "integer",
     "is_bool", "is_int", "real", "seed", "show", "text",
 ]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from nardy import _validate
 from nardy.errors import InvalidNotationError
 from nardy.variants import WHITE, Variant
 
@@ -36,11 +37,14 @@ def format_move(move: Move, variant: Variant, color: int = WHITE) -> str:
         return "pass"
     texts: list[tuple[int, str]] = []
     for chain in _chains(move):
-        parts = [variant.point_name(chain[0][0], color)]
-        for k, (point, hit) in enumerate(chain[1:], start=1):
-            last = k == len(chain) - 1
-            if hit or last:
-                parts.append(variant.point_name(point, color) + ("*" if hit else ""))
+        try:
+            parts = [variant.point_name(chain[0][0], color)]
+            for k, (point, hit) in enumerate(chain[1:], start=1):
+                last = k == len(chain) - 1
+                if hit or last:
+                    parts.append(variant.point_name(point, color) + ("*" if hit else ""))
+        except ValueError as e:  # a step this variant has no name for (Shlem has no "off")
+            raise InvalidNotationError(f"{variant.name} cannot write {move.steps}: {e}") from None
         texts.append((chain[0][0], "/".join(parts)))
     texts.sort(key=lambda t: -t[0])
     out: list[str] = []
@@ -57,6 +61,8 @@ def parse_chains(text: str, variant: Variant, color: int) -> list[list[tuple[int
     ``pass``); the variant names the points and finds the move they denote."""
     if not isinstance(text, str):
         raise InvalidNotationError(f"notation must be a string, not {type(text).__name__}")
+    _validate.text(text, "move notation", _validate.MAX_NOTATION_CHARS,
+                   error=InvalidNotationError)
     chains: list[list[tuple[int, bool]]] = []
     tokens = text.replace(",", " ").split()
     if not tokens:

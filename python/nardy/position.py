@@ -62,16 +62,21 @@ class Move:
     __slots__ = ("_steps", "_variant", "_color")
 
     def __init__(self, steps: Iterable[Step | tuple[int, int] | tuple[int, int, bool]]) -> None:
+        if not isinstance(steps, (list, tuple)):
+            raise InvalidNotationError(
+                f"a move is a list or tuple of steps, got {_validate.show(steps)}")
+        if len(steps) > 4:
+            raise InvalidNotationError("a move has at most four steps")
         norm = []
         for s in steps:
-            if len(s) == 2:
-                s = (s[0], s[1], False)
-            f, t, h = s
-            if not (isinstance(f, int) and isinstance(t, int) and 0 <= f <= BAR and OFF <= t <= 23):
-                raise InvalidNotationError(f"not a step: {s!r}")
-            norm.append(Step(f, t, bool(h)))
-        if len(norm) > 4:
-            raise InvalidNotationError("a move has at most four steps")
+            if not isinstance(s, (tuple, list)) or len(s) not in (2, 3):
+                raise InvalidNotationError(
+                    f"a step is (from, to) or (from, to, hit), got {_validate.show(s)}")
+            f, t, h = s if len(s) == 3 else (s[0], s[1], False)
+            if not (_validate.is_int(f) and _validate.is_int(t) and 0 <= f <= BAR
+                    and OFF <= t <= 23 and _validate.is_bool(h)):
+                raise InvalidNotationError(f"not a step: {_validate.show(s)}")
+            norm.append(Step(int(f), int(t), bool(h)))
         self._steps: tuple[Step, ...] = tuple(norm)
         self._variant: Variant | None = None
         self._color: int = WHITE
@@ -135,6 +140,8 @@ class Move:
         on keeps one chain (``24/18*/13``); intermediate points are shown only where it hit.
         The empty move is ``pass``.
         """
+        if color is not None:
+            color = _validate.color(color)
         own = getattr(self, "_variant", None)
         if variant is None:
             if own is None:
@@ -154,6 +161,7 @@ class Move:
         Chains that skip points (``24/13``) need the position and dice to be split into single
         steps: use :meth:`Position.parse_move`.
         """
+        color = _validate.color(color)
         if variant is None:
             return cls(parse_move_steps(text, _CONTEXT_FREE, WHITE))
         v = as_variant(variant)
@@ -178,7 +186,7 @@ class _ContextFree:
             return BAR
         if name == "off":
             return OFF
-        if not name.isdigit() or not 1 <= int(name) <= 24:
+        if not (name.isascii() and name.isdigit()) or not 1 <= int(name) <= 24:
             raise ValueError(f"not a point of the mover's coordinates (1..24, bar, off): {name!r}")
         return int(name) - 1
 

@@ -290,7 +290,7 @@ class Backgammon(Variant):
             return 24
         if name == "off":
             return -1
-        if not name.isdigit() or not 1 <= int(name) <= 25:
+        if not (name.isascii() and name.isdigit()) or not 1 <= int(name) <= 25:
             raise ValueError(f"not a backgammon point: {name!r}")
         return int(name) - 1  # 25 is the bar as gnubg writes it
 
@@ -339,7 +339,7 @@ class LongNardy(Variant):
         name = name.strip().lower()
         if name == "off":
             return -1
-        if not name.isdigit() or not 1 <= int(name) <= 24:
+        if not (name.isascii() and name.isdigit()) or not 1 <= int(name) <= 24:
             raise ValueError(f"not a long-nardy point: {name!r}")
         return (int(name) - 1 - (12 if color == BLACK else 0)) % 24
 
@@ -476,7 +476,7 @@ class Shlem(Variant):
         name = name.strip().lower()
         if name in (_SHLEM_RESERVE, "reserve", "bar"):
             return 24
-        if len(name) != 2 or not name.isdigit() or not ("1" <= name[0] <= "4") \
+        if len(name) != 2 or not (name.isascii() and name.isdigit()) or not ("1" <= name[0] <= "4") \
                 or not ("1" <= name[1] <= "6"):
             raise ValueError(f"not a Shlem point (11..16, 21..26, 31..36, 41..46): {name!r}")
         block = _SHLEM_QUARTERS[color].index(int(name[0]))

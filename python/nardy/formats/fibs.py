@@ -67,6 +67,7 @@ import re
 from dataclasses import dataclass
 from typing import Optional, Tuple
 
+from nardy import _validate
 from nardy.errors import Error, InvalidIdError
 from nardy.formats.gnubg_id import (
     CHECKERS,
@@ -346,6 +347,7 @@ def parse_fibs_board(s: str) -> FibsBoard:
     """
     if not isinstance(s, str):
         raise InvalidIdError(f"a FIBS board must be a str, got {type(s).__name__}")
+    _validate.text(s, "a FIBS board", _validate.MAX_ID_CHARS, error=InvalidIdError)
     line = s[:-1] if s.endswith("\n") else s
     line = line[:-1] if line.endswith("\r") else line
     tokens = line.split(":")

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import fields
 from typing import Any
 
+from nardy._validate import show as _show
 from nardy.errors import Error, InvalidRecordError
 from nardy.position import BAR, OFF, LegalMoves, Move, Position
 from nardy.variants import BLACK, VARIANTS, WHITE, Variant
@@ -149,7 +150,7 @@ class _Reader:
             raise _err(path, f"expected an object (dict), got {_tname(d)}")
         bad = [k for k in d if not isinstance(k, str)]
         if bad:
-            raise _err(path, f"keys must be strings, got {bad[0]!r}")
+            raise _err(path, f"keys must be strings, got {_show(bad[0])}")
         self.d = d
         self.path = path
         self.used: set[str] = set()
@@ -210,7 +211,7 @@ def _read_variant(d: Any, path: str) -> Variant:
     r.done()
     classes = {cls.name: cls for cls in VARIANTS}
     if name not in classes:
-        raise _err(f"{path}.name", f"unknown variant {name!r}; known: " + ", ".join(classes))
+        raise _err(f"{path}.name", f"unknown variant {_show(name)}; known: " + ", ".join(classes))
     try:
         return classes[name](**rules)
     except Error as e:
@@ -221,7 +222,7 @@ def _read_variant(d: Any, path: str) -> Variant:
 
 def _read_color(value: Any, path: str) -> int:
     if value not in _COLORS or not isinstance(value, str):
-        raise _err(path, f"expected 'white' or 'black', got {value!r}")
+        raise _err(path, f"expected 'white' or 'black', got {_show(value)}")
     return _COLORS[value]
 
 
@@ -244,7 +245,7 @@ def _read_board(r: _Reader, variant: Variant) -> Position:
 def _read_dice(value: Any, path: str) -> tuple[int, int]:
     if (not isinstance(value, list) or len(value) != 2
             or not all(_istype(x, (int,)) and 1 <= x <= 6 for x in value)):
-        raise _err(path, f"dice must be a list of two integers 1..6, got {value!r}")
+        raise _err(path, f"dice must be a list of two integers 1..6, got {_show(value)}")
     return value[0], value[1]
 
 
@@ -257,7 +258,7 @@ def _read_move(value: Any, path: str) -> Move:
                 or not _istype(s[1], (int,)) or not isinstance(s[2], bool)
                 or not 0 <= s[0] <= BAR or not OFF <= s[1] <= 23):
             raise _err(f"{path}[{k}]", f"a step is [from 0..24, to -1..23, hit true/false], "
-                       f"got {s!r}")
+                       f"got {_show(s)}")
         steps.append((s[0], s[1], s[2]))
     return Move(steps)
 
@@ -285,7 +286,7 @@ def _read_seed(value: Any, path: str) -> Any:
         try:
             return bytes.fromhex(h)
         except ValueError:
-            raise _err(f"{path}.bytes", f"not hexadecimal: {h!r}") from None
+            raise _err(f"{path}.bytes", f"not hexadecimal: {_show(h)}") from None
     if _istype(value, (int, str)):
         return value
     raise _err(path, f"a seed is an integer, a string or {{'bytes': hex}}, got {_tname(value)}")
@@ -301,7 +302,7 @@ def _read_action(d: Any, path: str) -> Any:
     r = _Reader(d, path)
     kind = r.get("kind", str)
     if kind not in _KINDS:
-        raise _err(f"{path}.kind", f"unknown action {kind!r}; known: " + ", ".join(_KINDS))
+        raise _err(f"{path}.kind", f"unknown action {_show(kind)}; known: " + ", ".join(_KINDS))
     player = r.get("player", str, optional=True)
     player = None if player is None else _read_color(player, f"{path}.player")
     if (kind == "opening") != (player is None):
@@ -346,7 +347,7 @@ def _replay(game: Any, history: Any, path: str) -> None:
         try:
             game.apply(action)
         except Error as e:
-            raise _err(f"{path}[{k}]", f"cannot replay {action!r}: {e}") from None
+            raise _err(f"{path}[{k}]", f"cannot replay {_show(action)}: {e}") from None
 
 
 def _check_body(game: Any, r: _Reader, variant: Variant) -> None:
@@ -359,10 +360,10 @@ def _check_body(game: Any, r: _Reader, variant: Variant) -> None:
         raise _err(f"{r.path}.position", "differs from the position the history leads to")
     phase = r.get("phase", str)
     if phase != str(game.phase):
-        raise _err(f"{r.path}.phase", f"{phase!r}, but the history leads to {str(game.phase)!r}")
+        raise _err(f"{r.path}.phase", f"{_show(phase)}, but the history leads to {str(game.phase)!r}")
     result = r.get("result", dict, type(None))
     if result != _result_json(game.result()):
-        raise _err(f"{r.path}.result", f"{result!r}, but the history gives "
+        raise _err(f"{r.path}.result", f"{_show(result)}, but the history gives "
                    f"{_result_json(game.result())!r}")
 
 
@@ -374,7 +375,7 @@ def from_json(d: Any) -> Any:
     r = _Reader(d, "$")
     fmt = r.get("format", str)
     if fmt != FORMAT:
-        raise _err("$.format", f"unsupported format {fmt!r}; this nardy reads {FORMAT!r}")
+        raise _err("$.format", f"unsupported format {_show(fmt)}; this nardy reads {FORMAT!r}")
     kind = r.get("type", str)
     if kind == "position":
         v = _read_variant(r.get("variant", dict), "$.variant")
@@ -449,9 +450,9 @@ def from_json(d: Any) -> Any:
             gr.done()
         score = r.get("score", list)
         if score != list(out.score):
-            raise _err("$.score", f"{score!r}, but the games give {list(out.score)!r}")
+            raise _err("$.score", f"{_show(score)}, but the games give {list(out.score)!r}")
     else:
-        raise _err("$.type", f"unknown type {kind!r}; known: position, move, legal_moves, "
+        raise _err("$.type", f"unknown type {_show(kind)}; known: position, move, legal_moves, "
                    "variant, game_rules, game, match")
     r.done()
     return out

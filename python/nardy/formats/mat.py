@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from nardy import _validate
 from nardy.errors import InvalidRecordError
 from nardy.formats._replay import (
     BLACK, MatchRecord, WHITE, _as_match, _dice_text, _error, _Event, _game_events, _game_scores,
@@ -233,6 +234,7 @@ def read_mat(text: str, rules: Any = None) -> MatchRecord:
     give. Raises :class:`~nardy.errors.InvalidRecordError`."""
     if not isinstance(text, str):
         raise InvalidRecordError(f".mat: expected text, not {type(text).__name__}")
+    _validate.text(text, "a .mat record", _validate.MAX_RECORD_CHARS, error=InvalidRecordError)
     lines = text.removeprefix("\ufeff").splitlines()
     n = 0
     tags: dict[str, str] = {}

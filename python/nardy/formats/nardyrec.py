@@ -35,6 +35,7 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
+from nardy import _validate
 from nardy.errors import Error, InvalidRecordError
 from nardy.formats._replay import (
     BLACK,
@@ -200,6 +201,7 @@ def read_record(text: str, rules: Any = None) -> MatchRecord:
 
     if not isinstance(text, str):
         raise InvalidRecordError(f"nardy record: expected text, not {type(text).__name__}")
+    _validate.text(text, "a nardy record", _validate.MAX_RECORD_CHARS, error=InvalidRecordError)
     lines = text.removeprefix("\ufeff").splitlines()
     tags: dict[str, str] = {}
     n = 0

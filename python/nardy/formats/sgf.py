@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from nardy import _validate
 from nardy.errors import Error, InvalidRecordError
 from nardy.formats._replay import (
     BLACK, MatchRecord, WHITE, _as_match, _dice_text, _error, _Event, _game_events,
@@ -222,6 +223,7 @@ def read_sgf(text: str, rules: Any = None) -> MatchRecord:
     ``rules`` as for :func:`read_mat`. Raises :class:`~nardy.errors.InvalidRecordError`."""
     if not isinstance(text, str):
         raise InvalidRecordError(f"SGF: expected text, not {type(text).__name__}")
+    _validate.text(text, "an SGF record", _validate.MAX_RECORD_CHARS, error=InvalidRecordError)
     trees = _SgfParser(text.removeprefix("\ufeff")).collection()
     games: list[tuple[list[_Event], tuple[int, int] | None]] = []
     length = None

@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from nardy import _validate
 from nardy.errors import Error, InvalidIdError
 from nardy.position import Position
 from nardy.variants import BLACK, VARIANTS, WHITE, Variant
@@ -210,7 +211,7 @@ def _parse_side(v: Variant, token: str, color: int, field: int) -> list[int]:
                 + ", " + ", ".join(n for n, i in names.items() if i >= 24)
             raise _bad(f"{where}: {item!r}: {place!r} is not a place of {v.name}; expected {known}")
         if x:
-            if not count.isdigit() or count.startswith("0"):
+            if not (count.isascii() and count.isdigit()) or count.startswith("0"):
                 raise _bad(f"{where}: {item!r}: count {count!r} is not a number "
                            f"2..{v.checkers}")
             n = int(count)
@@ -373,6 +374,7 @@ def from_text(text: str) -> TextState:
     :class:`~nardy.errors.InvalidIdError` for anything malformed or impossible."""
     if not isinstance(text, str):
         raise _bad(f"expected a string, not {type(text).__name__}")
+    _validate.text(text, "a nardy text line", _validate.MAX_ID_CHARS, error=InvalidIdError)
     if text != text.strip() or "  " in text or "\t" in text or "\n" in text:
         raise _bad("fields are separated by single spaces, without leading or trailing "
                    "white space")

@@ -73,6 +73,7 @@ import re
 from dataclasses import dataclass
 from typing import Optional, Tuple
 
+from nardy import _validate
 from nardy.errors import Error, InvalidIdError
 from nardy.formats.gnubg_id import (
     CHECKERS,
@@ -315,6 +316,7 @@ def decode_xgid(s: str) -> XgidRecord:
     """
     if not isinstance(s, str):
         raise InvalidIdError(f"an XGID must be a str, got {type(s).__name__}")
+    _validate.text(s, "an XGID", _validate.MAX_ID_CHARS, error=InvalidIdError)
     body = s[5:] if s.startswith("XGID=") else s
     fields = body.split(":")
     if len(fields) != 10:
