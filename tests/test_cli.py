@@ -46,7 +46,8 @@ def test_version(capsys) -> None:
 
 
 def test_show_on_an_ascii_terminal_falls_back_to_ascii() -> None:
-    env = {"PYTHONPATH": str(ROOT / "python"), "PATH": "/usr/bin:/bin",
+    # the folder this nardy came from: a source tree or site-packages
+    env = {"PYTHONPATH": str(Path(nardy.__file__).parents[1]), "PATH": "/usr/bin:/bin",
            "PYTHONIOENCODING": "ascii"}
     proc = subprocess.run([sys.executable, "-m", "nardy", "show", "shlem"], capture_output=True,
                           text=True, timeout=120, cwd=ROOT, env=env)
