@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -78,6 +78,30 @@ def _error(why: str, game: int | None = None, ev: _Event | None = None,
     err.line = line  # type: ignore[attr-defined]
     err.reason = why  # type: ignore[attr-defined]
     return err
+
+
+def _record_lines(lines: Sequence[str]) -> Iterator[tuple[int, str, str]]:
+    """The non-blank lines of a record as (line number from 1, stripped text, line as read).
+    One iterator serves a reader's header loop and then its game loop, which go on from where
+    the header ended."""
+    for n, raw in enumerate(lines, start=1):
+        s = raw.strip()
+        if s:
+            yield n, s, raw
+
+
+def _open_game(s: str, games: list[Any], line: int) -> list[_Event] | None:
+    """On a ``Game N`` line: checks that N follows the games read so far, appends the new game
+    (its score still to be read) to ``games`` and returns its event list; on any other line,
+    None."""
+    m = re.fullmatch(r"Game (\d+)", s)
+    if not m:
+        return None
+    if int(m.group(1)) != len(games) + 1:
+        raise _error(f"'Game {m.group(1)}', expected 'Game {len(games) + 1}'", line=line)
+    events: list[_Event] = []
+    games.append((events, None))
+    return events
 
 
 def _number(events: list[_Event]) -> None:

@@ -15,7 +15,8 @@ from nardy import _validate
 from nardy.errors import InvalidRecordError
 from nardy.formats._replay import (
     BLACK, MatchRecord, WHITE, _as_match, _dice_text, _error, _Event, _game_events, _game_scores,
-    _games_of, _gnubg_variant, _move_text, _parse_rules_tag, _replay, _rules_tag, _start_of,
+    _games_of, _gnubg_variant, _move_text, _open_game, _parse_rules_tag, _record_lines, _replay,
+    _rules_tag, _start_of,
 )
 
 __all__ = ["read_mat", "write_mat"]
@@ -236,14 +237,11 @@ def read_mat(text: str, rules: Any = None) -> MatchRecord:
         raise InvalidRecordError(f".mat: expected text, not {type(text).__name__}")
     _validate.text(text, "a .mat record", _validate.MAX_RECORD_CHARS, error=InvalidRecordError)
     lines = text.removeprefix("\ufeff").splitlines()
-    n = 0
+    rows = _record_lines(lines)
     tags: dict[str, str] = {}
     length = None
-    while n < len(lines):
-        raw = lines[n]
-        s = raw.strip()
-        n += 1
-        if not s or s.startswith("#"):
+    for n, s, _ in rows:
+        if s.startswith("#"):
             continue
         if s.startswith(";"):
             m = re.fullmatch(r';\s*\[([A-Za-z][A-Za-z0-9 ]*?)\s+"([^"]*)"\]', s)
@@ -296,20 +294,10 @@ def read_mat(text: str, rules: Any = None) -> MatchRecord:
     expect_no = 1
     cur: list[_Event] | None = None
     need_score = False
-    while n < len(lines):
-        raw = lines[n].rstrip("\r")
-        n += 1
-        s = raw.strip()
-        if not s:
-            continue
-        m = re.fullmatch(r"Game (\d+)", s)
-        if m:
-            if int(m.group(1)) != len(games) + 1:
-                raise _error(f"'Game {m.group(1)}', expected 'Game {len(games) + 1}'", line=n)
-            cur = []
-            games.append((cur, None))
-            need_score = True
-            expect_no = 1
+    for n, s, raw in rows:
+        opened = _open_game(s, games, n)
+        if opened is not None:
+            cur, need_score, expect_no = opened, True, 1
             continue
         if cur is None:
             raise _error(f"expected 'Game 1', got {s!r}", line=n)

@@ -44,6 +44,8 @@ from nardy.formats._replay import (
     _as_match,
     _error,
     _Event,
+    _open_game,
+    _record_lines,
     _replay,
     _rule_text,
     _rule_value,
@@ -204,13 +206,9 @@ def read_record(text: str, rules: Any = None) -> MatchRecord:
     _validate.text(text, "a nardy record", _validate.MAX_RECORD_CHARS, error=InvalidRecordError)
     lines = text.removeprefix("\ufeff").splitlines()
     tags: dict[str, str] = {}
-    n = 0
+    rows = _record_lines(lines)
     length = None
-    while n < len(lines):
-        s = lines[n].strip()
-        n += 1
-        if not s:
-            continue
+    for n, s, _ in rows:
         m = re.fullmatch(r';\s*\[([A-Za-z][A-Za-z0-9]*)\s+"([^"]*)"\]', s)
         if m:
             if m.group(1) in tags:
@@ -251,18 +249,10 @@ def read_record(text: str, rules: Any = None) -> MatchRecord:
     cur: list[_Event] | None = None
     need_score = False
     expect = 1
-    while n < len(lines):
-        s = lines[n].strip()
-        n += 1
-        if not s:
-            continue
-        m = re.fullmatch(r"Game (\d+)", s)
-        if m:
-            if int(m.group(1)) != len(games) + 1:
-                raise _error(f"'Game {m.group(1)}', expected 'Game {len(games) + 1}'", line=n)
-            cur = []
-            games.append((cur, None))
-            need_score, expect = True, 1
+    for n, s, _ in rows:
+        opened = _open_game(s, games, n)
+        if opened is not None:
+            cur, need_score, expect = opened, True, 1
             continue
         if cur is None:
             raise _error(f"expected 'Game 1', got {s!r}", line=n)
