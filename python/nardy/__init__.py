@@ -76,10 +76,10 @@ __all__ = [
 
 # Batch APIs, rollouts and the executor layer. nardy.rollout is the function; its
 # module stays importable as ``from nardy.rollout import RolloutResult``.
-from nardy import batch, parallel
+from nardy import batch, parallel, vector
 from nardy.rollout import RolloutResult, rollout
 
-__all__ += ["RolloutResult", "batch", "parallel", "rollout"]
+__all__ += ["RolloutResult", "batch", "parallel", "rollout", "vector"]
 
 # Evaluators and n-ply search (docs/search.md).
 from nardy import evaluators, search

@@ -351,6 +351,32 @@ class LockstepRollout:
     @property
     def done(self) -> bool:
         ...
+class VectorEnv:
+    def __init__(self, engine: Engine, n: typing.SupportsInt | typing.SupportsIndex, threads: typing.SupportsInt | typing.SupportsIndex, max_plies: typing.SupportsInt | typing.SupportsIndex, boards: bool, encoding: typing.Any) -> None:
+        """
+        encoding: None or an Encoding number (0 tdgammon, 1 gnubg, 2 long, 3 shlem).
+        """
+    def reset(self, arg0: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    def step(self, arg0: numpy.ndarray, arg1: numpy.ndarray, arg2: numpy.ndarray, arg3: numpy.ndarray) -> int:
+        """
+        Returns -1, or the first game whose action is out of range (nothing changed).
+        """
+    def afterstates(self) -> numpy.ndarray:
+        """
+        (M, 2, 26) int8 afterstates of the last reset/step.
+        """
+    def features(self) -> numpy.ndarray:
+        """
+        (M, F) float32 afterstate features of the last reset/step.
+        """
+    def fixed_views(self) -> dict:
+        """
+        Read-only views of the per-game arrays (offsets, boards, dice, to_play, episodes, plies), valid for the env's lifetime and updated by every reset/step.
+        """
+    @property
+    def threads(self) -> int:
+        ...
 def _register_moves(legal: typing.Any, move: typing.Any, step: typing.Any, position: typing.Any, variant: typing.Any, check_dice: typing.Any) -> typing.Any:
     """Registers LegalMoves, Move, Step, Position, Variant and the dice check; returns the method descriptor Position.legal_moves."""
 def _set_move_types(arg0: typing.Any, arg1: typing.Any) -> None:

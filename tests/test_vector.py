@@ -1,0 +1,262 @@
+"""nardy.vector.VectorEnv against the same games played one by one through nardy.Game.
+
+Each game of the env is mirrored by a Game started from the variant's starting position: the
+mirror throws the dice the env's documented stream gives (game_dice, written from the rule,
+not read from the env), plays the afterstate index the test chose, passes where the roll has
+no legal move, and scores the end with the Game's own scoring. Every decision, the env's
+dice, position, afterstates (in Game.legal_moves order), player on roll, rewards and
+episode boundaries must equal the mirror's.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import nardy
+from nardy import batch
+from nardy.errors import Error, GameStateError, InvalidArgumentError, InvalidSeedError
+from nardy.vector import VectorEnv, game_dice
+
+
+class Mirror:
+    """One env game replayed through nardy.Game."""
+
+    def __init__(self, variant: nardy.Variant, seed: int, index: int, max_plies: int) -> None:
+        self.variant, self.seed, self.index, self.max_plies = variant, seed, index, max_plies
+        self.episode = -1
+        self.new_episode()
+
+    def new_episode(self) -> None:
+        self.episode += 1
+        self.ply = 0
+        self.game = nardy.Game(self.variant, seed=0, position=nardy.Position.start(self.variant))
+        self.to_decision()
+
+    def to_decision(self) -> None:
+        """Rolls (passing where needed) until the player on roll has a legal move; the game's
+        end or the ply limit returns with self.over / self.truncated set instead."""
+        self.over = self.truncated = False
+        while True:
+            if self.game.result() is not None:
+                self.over = True
+                return
+            if self.ply >= self.max_plies:
+                self.truncated = True
+                return
+            self.dice = game_dice(self.seed, self.index, self.episode, self.ply)
+            self.game.roll(self.dice)
+            if len(self.game.legal_moves()):
+                return
+            self.game.pass_turn()
+            self.ply += 1
+
+    def seat(self) -> int:
+        return 0 if self.game.turn == nardy.WHITE else 1
+
+    def play(self, action: int) -> tuple[float, bool, bool]:
+        mover_colour = self.game.turn
+        self.game.play(self.game.legal_moves()[action])
+        self.ply += 1
+        self.to_decision()
+        reward, term, trunc = 0.0, self.over, self.truncated
+        if self.over:
+            res = self.game.result()
+            if res.winner is not None:
+                reward = float(res.points if res.winner == mover_colour else -res.points)
+        if term or trunc:
+            self.new_episode()
+        return reward, term, trunc
+
+
+def check_decision(env: VectorEnv, obs: batch.Boards, mirrors: list[Mirror]) -> None:
+    offsets = obs.offsets
+    for i, m in enumerate(mirrors):
+        assert not m.over and not m.truncated
+        assert tuple(env.dice[i]) == m.dice, (i, m.ply)
+        assert env.to_play[i] == m.seat()
+        assert env.episodes[i] == m.episode and env.plies[i] == m.ply
+        want = batch.to_array([m.game.position])
+        np.testing.assert_array_equal(env.boards[i], want[0])
+        moves = m.game.legal_moves()
+        rows = obs.afterstates[offsets[i]:offsets[i + 1]]
+        assert len(rows) == len(moves)
+        # afterstates are unswapped: side 0 is the player who moved
+        results = batch.to_array(moves.results())[:, ::-1]
+        np.testing.assert_array_equal(rows, results)
+
+
+def run_mirrored(variant: nardy.Variant, n: int, steps: int, seed: int, max_plies: int = 10_000,
+                 threads: int = 1, prefer_short: bool = False) -> int:
+    env = VectorEnv(variant, n, threads=threads, max_plies=max_plies)
+    obs = env.reset(seed)
+    mirrors = [Mirror(variant, seed, i, max_plies) for i in range(n)]
+    rng = np.random.default_rng(seed)
+    ended = 0
+    for _ in range(steps):
+        check_decision(env, obs, mirrors)
+        counts = np.diff(obs.offsets)
+        actions = (rng.random(n) * counts).astype(np.int64)
+        if prefer_short:  # the afterstate with the mover's fewest checkers left: games end sooner
+            for i in range(n):
+                rows = obs.afterstates[obs.offsets[i]:obs.offsets[i + 1]]
+                actions[i] = int(np.argmax(rows[:, 0, 25]))
+        rewards, terminated, truncated = env.step(actions)
+        for i, m in enumerate(mirrors):
+            r, te, tr = m.play(int(actions[i]))
+            assert (rewards[i], terminated[i], truncated[i]) == (r, te, tr), (i, m.episode)
+            ended += te
+        obs = env.observe()
+    check_decision(env, obs, mirrors)
+    return ended
+
+
+@pytest.mark.parametrize("name", ["backgammon", "nackgammon", "hypergammon", "long nardy"])
+def test_games_equal_game_objects(name: str) -> None:
+    v = nardy.find_variant(name)()
+    steps = 400 if name != "hypergammon" else 150
+    ended = run_mirrored(v, 3, steps, seed=11, prefer_short=True)
+    assert ended >= 2  # episode boundaries and their rewards were compared
+
+
+def test_rule_options_reach_the_env() -> None:
+    # the head rule changes the first turns' moves; the env must play the instance's rules
+    v = nardy.LongNardy(head_rule="extended")
+    run_mirrored(v, 2, 30, seed=5)
+
+
+def test_shlem_games_equal_game_objects() -> None:
+    # Shlem rolls list hundreds of moves; a few dozen plies of two games
+    run_mirrored(nardy.Shlem(), 2, 25, seed=3)
+
+
+def test_truncation_and_auto_reset() -> None:
+    v = nardy.Backgammon()
+    run_mirrored(v, 3, 40, seed=2, max_plies=7)
+    env = VectorEnv(v, 2, max_plies=5)
+    env.reset(0)
+    seen = []
+    for _ in range(12):
+        _, te, tr = env.step(np.zeros(2, dtype=np.int64))
+        seen.append((bool(te[0]), bool(tr[0]), int(env.episodes[0]), int(env.plies[0])))
+    # the ply count includes passes, so the cut comes after at most 5 plies of the episode
+    assert any(tr for _, tr, _, _ in seen)
+    for te, tr, ep, ply in seen:
+        if tr:
+            assert ply <= 5 and not te
+
+
+@pytest.mark.parametrize("threads", [2, 3])
+def test_same_games_for_any_thread_count(threads: int) -> None:
+    def play(t: int, n: int) -> list[tuple]:
+        env = VectorEnv("backgammon", n, threads=t, observation="tdgammon")
+        obs = env.reset(123)
+        rng = np.random.default_rng(7)
+        out = []
+        for _ in range(150):
+            counts = np.diff(obs.offsets)
+            a = (rng.random(n) * counts).astype(np.int64)
+            r, te, tr = env.step(a)
+            obs = env.observe()
+            out.append((r.copy(), te.copy(), env.boards.copy(), env.dice.copy(),
+                        obs.offsets.copy(), obs.afterstates.copy(), obs.features.copy()))
+        return out
+
+    one, many = play(1, 17), play(threads, 17)
+    for a, b in zip(one, many):
+        for x, y in zip(a, b):
+            np.testing.assert_array_equal(x, y)
+
+
+def test_game_depends_on_its_index_not_on_n() -> None:
+    small, big = VectorEnv("backgammon", 3), VectorEnv("backgammon", 8)
+    small.reset(9)
+    big.reset(9)
+    for _ in range(120):  # every game plays its first afterstate: same games, episodes too
+        small.step(np.zeros(3, dtype=np.int64))
+        big.step(np.zeros(8, dtype=np.int64))
+        np.testing.assert_array_equal(small.boards, big.boards[:3])
+        np.testing.assert_array_equal(small.dice, big.dice[:3])
+    assert small.episodes.max() >= 1
+
+
+def test_features_are_the_batch_encoding_of_the_afterstates() -> None:
+    env = VectorEnv("long nardy", 4, observation="features")
+    assert env.encoding == "long"
+    obs = env.reset(1)
+    for _ in range(5):
+        want = batch.encode(obs.afterstates, "long")  # Boards know side 1 rolls next
+        np.testing.assert_array_equal(obs.features, want)
+        feats, offs = batch.afterstate_features(env.boards, env.dice, "long", "long nardy")
+        np.testing.assert_array_equal(obs.features, feats)
+        np.testing.assert_array_equal(obs.offsets, offs)
+        env.step(np.zeros(4, dtype=np.int64))
+        obs = env.observe()
+
+
+def test_rewards_follow_the_scoring() -> None:
+    # backgammon: gammons and backgammons happen in random play; rewards are +-1, 2 or 3 for the
+    # player who moved last, who is the winner when a game ends by bearing off
+    env = VectorEnv("backgammon", 64)
+    obs = env.reset(4)
+    rng = np.random.default_rng(0)
+    seen: set[float] = set()
+    for _ in range(400):
+        a = (rng.random(64) * np.diff(obs.offsets)).astype(np.int64)
+        r, te, tr = env.step(a)
+        assert not tr.any()
+        assert (r[~te] == 0).all()
+        seen.update(r[te].tolist())
+        obs = env.observe()
+    assert seen <= {1.0, 2.0, 3.0} and {1.0, 2.0} <= seen
+
+
+def test_views_are_read_only_and_survive_the_env() -> None:
+    env = VectorEnv("backgammon", 2)
+    obs = env.reset(0)
+    with pytest.raises(ValueError):
+        obs.afterstates[0, 0, 0] = 1
+    with pytest.raises(ValueError):
+        env.boards[0, 0, 0] = 1
+    rows, boards = obs.afterstates, env.boards
+    before = rows.copy()
+    del env, obs
+    import gc
+    gc.collect()
+    np.testing.assert_array_equal(rows, before)
+    assert boards.shape == (2, 2, 26)
+
+
+def test_bad_arguments() -> None:
+    with pytest.raises(nardy.UnknownVariantError):
+        VectorEnv("chess", 2)
+    for n in (0, -1, 2.0, True, None, 2**40):
+        with pytest.raises(InvalidArgumentError):
+            VectorEnv("backgammon", n)
+    for t in (-1, 1.5, 5000):
+        with pytest.raises(InvalidArgumentError):
+            VectorEnv("backgammon", 2, threads=t)
+    with pytest.raises(InvalidArgumentError):
+        VectorEnv("backgammon", 2, max_plies=0)
+    for o in ("pixels", 3, None):
+        with pytest.raises(InvalidArgumentError):
+            VectorEnv("backgammon", 2, observation=o)
+    env = VectorEnv("backgammon", 2)
+    with pytest.raises(GameStateError):
+        env.step([0, 0])
+    with pytest.raises(GameStateError):
+        env.observe()
+    for s in (-1, 2**64, 1.0, "x"):
+        with pytest.raises(InvalidSeedError):
+            env.reset(s)
+    obs = env.reset(0)
+    before = env.boards.copy()
+    counts = np.diff(obs.offsets)
+    for a in ([0], [0, 0, 0], [0.0, 0.0], [True, False], "ab", None, [[0, 0]],
+              [0, int(counts[1])], [-1, 0], [0, 2**70]):
+        with pytest.raises(Error):
+            env.step(a)
+    np.testing.assert_array_equal(env.boards, before)  # nothing changed
+    assert (env.plies == 0).all()
+    env.step(np.array([0, 0], dtype=np.int32))  # any integer dtype
+    assert (env.plies >= 1).all()
