@@ -20,12 +20,18 @@ class Variant:
       NACKGAMMON
     
       HYPERGAMMON
+    
+      TAVLA
+    
+      PORTES
     """
     BACKGAMMON: typing.ClassVar[Variant]
     LONG_NARDY: typing.ClassVar[Variant]
     SHLEM: typing.ClassVar[Variant]
     NACKGAMMON: typing.ClassVar[Variant]
     HYPERGAMMON: typing.ClassVar[Variant]
+    TAVLA: typing.ClassVar[Variant]
+    PORTES: typing.ClassVar[Variant]
     __members__: typing.ClassVar[dict[str, Variant]]
     @typing.overload
     def __eq__(self, other: Variant) -> bool:

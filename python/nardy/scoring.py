@@ -165,6 +165,20 @@ class FourKindScoring(Scoring):
         return 2 if any(loser[6:25]) else 1  # 1: every checker home
 
 
+class SingleGammonScoring(Scoring):
+    """Tavla and Portes (docs/rules/tavla.md, portes.md): 1 point a win, 2 a gammon («mars»)
+    when the loser bore off none; there is no backgammon."""
+
+    name = "single_gammon"
+    aliases = ("tavla", "portes", "no_backgammon")
+    kinds = (("single", 1), ("gammon", 2))
+    kind_aliases: ClassVar[dict[str, str]] = {"mars": "gammon", "oin": "single"}
+    source = "«Tavla» (Backgammon Galore!); «Portes» (kafenio.eu, Ludii)"
+
+    def classify(self, loser: Sequence[int]) -> int:
+        return 0 if loser[25] > 0 else 1
+
+
 class ShlemScoring(Scoring):
     """Seed 003 (docs/rules/shlem.md S13, S35): a game ended without a blockade is won by the
     player with more closed points on the opponent's territory, for 1 point
@@ -195,7 +209,7 @@ class ShlemScoring(Scoring):
 
 SCORINGS: dict[str, Scoring] = {
     s.name: s for s in (StandardScoring(), EncyclopediaScoring(), OinMarsScoring(),
-                        FourKindScoring(), ShlemScoring())
+                        FourKindScoring(), ShlemScoring(), SingleGammonScoring())
 }
 
 
@@ -216,5 +230,5 @@ def find_scoring(name: str | Scoring) -> Scoring:
 
 __all__ = [
     "SCORINGS", "EncyclopediaScoring", "FourKindScoring", "OinMarsScoring", "Scoring",
-    "ShlemScoring", "StandardScoring", "find_scoring",
+    "ShlemScoring", "SingleGammonScoring", "StandardScoring", "find_scoring",
 ]

@@ -555,8 +555,35 @@ class Hypergammon(Backgammon):
         return tuple(side)
 
 
+class Tavla(Backgammon):
+    """Tavla (Turkish): backgammon's setup and movement; 1 point a win, 2 a gammon («mars»), no
+    backgammon and no doubling cube; the winner of the opening throw rolls both dice anew."""
+
+    name = "tavla"
+    aliases = ("turkish backgammon", "takhteh")
+    core_variant = _core.Variant.TAVLA
+    scorings = ("single_gammon",)
+    default_opening_roll = "fresh"
+    cube_allowed = False
+    default_cube = False
+
+
+class Portes(Backgammon):
+    """Portes (Greek, the first game of tavli): backgammon's setup and movement; 1 point a
+    win, 2 a gammon (no backgammon by default), no cube unless chosen; the winner of the
+    opening throw rolls both dice anew."""
+
+    name = "portes"
+    aliases = ("πόρτες", "greek backgammon")
+    core_variant = _core.Variant.PORTES
+    scorings = ("single_gammon", "standard")
+    default_opening_roll = "fresh"
+    default_cube = False
+
+
 VARIANTS: tuple[type[Variant], ...] = (
-    Backgammon, LongNardy, LongNardyClassic, LongNardyExtended, Shlem, Nackgammon, Hypergammon)
+    Backgammon, LongNardy, LongNardyClassic, LongNardyExtended, Shlem, Nackgammon, Hypergammon,
+    Tavla, Portes)
 
 
 def _normalise(name: str) -> str:

@@ -9,7 +9,9 @@
 #include "nardy/variants/hypergammon.hpp"
 #include "nardy/variants/long_nardy.hpp"
 #include "nardy/variants/nackgammon.hpp"
+#include "nardy/variants/portes.hpp"
 #include "nardy/variants/shlem.hpp"
+#include "nardy/variants/tavla.hpp"
 
 namespace nardy {
 
@@ -49,6 +51,8 @@ const VariantEntry kVariants[] = {
     entry<Shlem>(),
     entry<Nackgammon>(),
     entry<Hypergammon>(),
+    entry<Tavla>(),
+    entry<Portes>(),
 };
 
 std::string normalised(std::string_view name) {
