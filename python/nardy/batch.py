@@ -249,7 +249,9 @@ def from_array(boards: Any, variant: Variant | type[Variant] | str | None = None
     carried = boards.on_roll if isinstance(boards, Boards) else None
     if swap is None:
         swap = carried == 1
-    elif carried is not None and bool(swap) != (carried == 1):
+    else:
+        swap = _validate.boolean(swap, "swap")
+    if carried is not None and bool(swap) != (carried == 1):
         raise Error(f"these rows have side {carried} to roll next; swap={swap} contradicts it")
     arr = as_boards(boards, "boards")
     keys = _core.batch_keys(v.engine, arr, bool(swap))

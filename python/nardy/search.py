@@ -74,6 +74,7 @@ class MoveFilter:
         if not isinstance(self.margin, (int, float)) or isinstance(self.margin, bool) \
                 or math.isnan(self.margin) or self.margin < 0:
             raise Error(f"MoveFilter.margin must be a number >= 0, got {self.margin!r}")
+        object.__setattr__(self, "margin", float(self.margin))  # np.float64 -> float
 
 
 #: every move searched (full expectimax)

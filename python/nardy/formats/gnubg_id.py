@@ -372,9 +372,6 @@ class MatchState:
                 raise err(f"score[{k}] must be 0..{_MAX15}, got {v}")
             if length and v > length:
                 raise err(f"score[{k}] = {v} exceeds the match length {length}")
-        crawford = bool(self.crawford)
-        if crawford and not length:
-            raise err("a money game (match_length 0) cannot be the Crawford game")
         for name, v in (
             ("crawford", self.crawford),
             ("double_offered", self.double_offered),
@@ -382,6 +379,9 @@ class MatchState:
         ):
             if not isinstance(v, (bool, int)) or v not in (0, 1):
                 raise err(f"{name} must be a bool, got {v!r}")
+        crawford = bool(self.crawford)
+        if crawford and not length:
+            raise err("a money game (match_length 0) cannot be the Crawford game")
         set_ = object.__setattr__
         set_(self, "cube", cube)
         set_(self, "cube_owner", owner)

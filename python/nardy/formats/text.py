@@ -287,6 +287,20 @@ def _validate_state(s: TextState) -> None:
     TextState's constructor."""
     if not isinstance(s.position, Position):
         raise _bad(f"position must be a Position, not {type(s.position).__name__}")
+    # Flags and colours are kept as plain bools and ints (np.bool_(True) and np.int64(1) are
+    # read as True and 1; 1 is not a flag, True is not a colour).
+    set_ = object.__setattr__
+    for name in ("opening", "last_roll", "crawford"):
+        set_(s, name, _validate.boolean(getattr(s, name), name, error=InvalidIdError))
+    for name in ("starter", "cube_owner"):
+        set_(s, name, _validate.color(getattr(s, name), name, error=InvalidIdError, none=True))
+    if s.over is not None and not (isinstance(s.over, str) and s.over == "draw"):
+        if isinstance(s.over, str) or not _validate.is_int(s.over):
+            raise _bad(f"over must be WHITE, BLACK or 'draw', got {_validate.show(s.over)}")
+        set_(s, "over", _validate.color(s.over, "over", error=InvalidIdError))
+    if s.offer is not None and not isinstance(s.offer, str):
+        raise _bad(f"offer must be text (double, beaver, raccoon, resign1..resign9), got "
+                   f"{_validate.show(s.offer)}")
     if s.dice is not None:
         d = s.dice
         if (not isinstance(d, tuple) or len(d) != 2

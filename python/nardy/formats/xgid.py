@@ -162,7 +162,7 @@ class XgidRecord:
         if turn not in (-1, 1):
             raise err(f"turn must be 1 (bottom player) or -1 (top player), got {turn}")
         action = self.action
-        if action is not None and action not in _ACTIONS:
+        if action is not None and (not isinstance(action, str) or action not in _ACTIONS):
             raise err(f"action must be None, 'D', 'B' or 'R', got {action!r}")
         try:
             d1, d2 = self.dice
