@@ -223,6 +223,7 @@ Position position_from_row(const int8_t* row, Variant variant, size_t index) {
 void register_batch(py::module_& m);  // src/bindings_batch.cpp
 void register_moves(py::module_& m);  // src/bindings_moves.cpp
 void register_vector(py::module_& m);  // src/bindings_vector.cpp
+void register_steps(py::module_& m);  // src/bindings_steps.cpp
 
 PYBIND11_MODULE(_core, m) {
   m.doc() = "nardy's C++ core: packed positions, the full-move enumerator, perft";
@@ -536,4 +537,5 @@ KeyboardInterrupt. Ctrl-C stops them without one.)doc")
   register_batch(m);
   register_moves(m);
   register_vector(m);
+  register_steps(m);
 }

@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "nardy/registry.hpp"
+#include "nardy/steps.hpp"
 
 namespace nardy {
 
@@ -16,6 +17,8 @@ std::array<Roll, 21> rolls(bool ordered) {
 
 Engine::Engine(Variant variant, Rules rules)
     : variant_(variant), rules_(rules), core_(variant_entry(variant).make_engine(rules)) {}
+
+std::unique_ptr<StepTurn> Engine::step_turn() const { return core_->step_turn(); }
 
 uint64_t Engine::perft(const Position& pos, int depth, bool ordered, CancelPoll* poll) {
   return core_->perft(pos, depth, ordered, poll);

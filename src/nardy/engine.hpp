@@ -23,6 +23,8 @@
 
 namespace nardy {
 
+class StepTurn;  // steps.hpp
+
 struct Roll {
   int d1;
   int d2;
@@ -70,6 +72,8 @@ class EngineCore {
   // or the first error ("#..." for the dice).
   virtual std::string parse_rows(const int8_t* rows, const int8_t* dice, size_t n,
                                  std::vector<Position>& out) const = 0;
+  // A turn played step by step over the fixed step action space (steps.hpp).
+  virtual std::unique_ptr<StepTurn> step_turn() const = 0;
 };
 
 class Engine {
@@ -145,6 +149,10 @@ class Engine {
                          std::vector<Position>& out) const {
     return core_->parse_rows(rows, dice, n, out);
   }
+
+  // A new turn-by-steps object for this variant and these rules (steps.hpp), independent of
+  // the engine once made (its own policy and scratch memory: one per thread).
+  [[nodiscard]] std::unique_ptr<StepTurn> step_turn() const;
 
   // Where the opponent's index j lies in the mover's coordinates.
   [[nodiscard]] int to_mover(int j) const noexcept;

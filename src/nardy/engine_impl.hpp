@@ -13,6 +13,7 @@
 #include "nardy/engine.hpp"
 #include "nardy/enumerator.hpp"
 #include "nardy/features.hpp"
+#include "nardy/steps.hpp"
 #include "nardy/variants/traits.hpp"
 
 namespace nardy {
@@ -190,6 +191,10 @@ class EngineImpl final : public EngineCore {
       out[i] = Position{V::make_side(us), V::make_side(them)};
     }
     return {};
+  }
+
+  std::unique_ptr<StepTurn> step_turn() const override {
+    return std::make_unique<StepTurnImpl<P>>(P(rules_), V::kStepsMatchHit);
   }
 
  private:

@@ -1,0 +1,129 @@
+// nardy._core.StepTurn: a turn played one checker step at a time over the variant's fixed step
+// action space, with the exact legal-step mask (src/nardy/steps.hpp). Registered by
+// register_steps() from src/bindings.cpp. Positions cross as the 32-byte keys of the rest of
+// the module.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "nardy/engine.hpp"
+#include "nardy/steps.hpp"
+
+namespace py = pybind11;
+using namespace nardy;
+
+namespace {
+
+[[noreturn]] void raise_error(const char* error_class, const std::string& msg) {
+  py::object cls = py::module_::import("nardy.errors").attr(error_class);
+  PyErr_SetString(cls.ptr(), msg.c_str());
+  throw py::error_already_set();
+}
+
+Position position_from(const py::bytes& key) {
+  char* data = nullptr;
+  Py_ssize_t n = 0;
+  if (PyBytes_AsStringAndSize(key.ptr(), &data, &n) != 0 || n != 32) {
+    PyErr_Clear();
+    raise_error("InvalidPositionError", "a position key is 32 bytes");
+  }
+  uint64_t w[4];
+  std::memcpy(w, data, 32);
+  Position p;
+  p.us.w[0] = w[0];
+  p.us.w[1] = w[1];
+  p.them.w[0] = w[2];
+  p.them.w[1] = w[3];
+  return p;
+}
+
+py::bytes key_of(const Position& p) {
+  const uint64_t w[4] = {p.us.w[0], p.us.w[1], p.them.w[0], p.them.w[1]};
+  return py::bytes(reinterpret_cast<const char*>(w), 32);
+}
+
+int checked_action(const StepTurn& t, py::handle action) {
+  if (PyBool_Check(action.ptr()) || !PyIndex_Check(action.ptr()))
+    raise_error("InvalidArgumentError", "an action is an integer");
+  const long long a = py::int_(py::reinterpret_borrow<py::object>(action)).cast<long long>();
+  if (a < 0 || a >= t.space().size())
+    raise_error("InvalidArgumentError", "action " + std::to_string(a) + " is outside 0.." +
+                                            std::to_string(t.space().size() - 1));
+  return static_cast<int>(a);
+}
+
+}  // namespace
+
+void register_steps(py::module_& m) {
+  py::class_<StepTurn>(m, "StepTurn", R"doc(A turn played one checker step at a time.
+
+Actions are ``(from * 25 + to) * H + hit`` (from 0..24, 24 entering; to 0..24, 24 borne off;
+H = 2 where the variant tells a hit from a non-hit on the same step, else 1), and the last index
+``size - 1`` is the pass of a turn without a legal move. The mask allows exactly the steps that
+extend the turn to a legal complete move.)doc")
+      .def(py::init([](const Engine& e) { return e.step_turn(); }), py::arg("engine"))
+      .def_property_readonly("size", [](const StepTurn& t) { return t.space().size(); },
+                             "Number of actions.")
+      .def_property_readonly("pass_action", [](const StepTurn& t) { return t.space().pass(); })
+      .def_property_readonly("hit_flag", [](const StepTurn& t) { return t.space().hit_flag(); })
+      .def("begin", [](StepTurn& t, const py::bytes& key, int d1, int d2) {
+             if (d1 < 1 || d1 > 6 || d2 < 1 || d2 > 6)
+               raise_error("InvalidDiceError", "dice must be two integers from 1 to 6");
+             t.begin(position_from(key), d1, d2);
+           }, py::arg("key"), py::arg("d1"), py::arg("d2"),
+           "Starts the turn of the position (a key, mover's perspective) for the roll.")
+      .def("mask", [](StepTurn& t, py::object out) -> py::object {
+             const auto n = static_cast<py::ssize_t>(t.space().size());
+             py::array arr;
+             if (out.is_none()) {
+               arr = py::array(py::dtype("bool"), std::vector<py::ssize_t>{n});
+             } else {
+               arr = py::reinterpret_borrow<py::array>(out);
+               if (!py::isinstance<py::array>(out) || arr.ndim() != 1 || arr.shape(0) != n ||
+                   arr.itemsize() != 1 || !(arr.flags() & py::array::c_style) ||
+                   !arr.writeable())
+                 raise_error("InvalidArgumentError",
+                             "out must be a writable contiguous 1-byte array of " +
+                                 std::to_string(n) + " entries");
+             }
+             t.mask(static_cast<uint8_t*>(arr.mutable_data()));
+             return arr;
+           }, py::arg("out") = py::none(),
+           "The legal actions as a bool array (written into `out` when given).")
+      .def("legal", [](StepTurn& t) {
+             std::vector<int> out;
+             t.legal(out);
+             return out;
+           }, "The legal actions, ascending.")
+      .def("play", [](StepTurn& t, py::handle action) { return t.play(checked_action(t, action)); },
+           py::arg("action"), "Plays the action; False (nothing changed) when it is not legal.")
+      .def("undo", &StepTurn::undo, "Takes back the last action; False when there is none.")
+      .def_property_readonly("done", &StepTurn::done)
+      .def_property_readonly("played", &StepTurn::played)
+      .def_property_readonly("length", &StepTurn::length,
+                             "Steps of every legal move of the turn (0: it passes).")
+      .def_property_readonly("key", [](const StepTurn& t) { return key_of(t.position()); },
+                             "The position after the steps so far (the result once done).")
+      .def_property_readonly("n_moves", [](const StepTurn& t) { return t.moves().size(); })
+      .def("results", [](const StepTurn& t) {
+             py::list out;
+             for (const Move& mv : t.moves()) out.append(key_of(mv.result));
+             return out;
+           }, "The keys of the legal complete moves' results.")
+      .def("decode", [](const StepTurn& t, py::handle action) -> py::object {
+             const int a = checked_action(t, action);
+             if (a == t.space().pass()) return py::none();
+             const Step s = t.space().decode(a);
+             return py::make_tuple(int(s.from), int(s.to), bool(s.hit));
+           }, py::arg("action"), "(from, to, hit) of a step action (to -1: borne off); None for pass.")
+      .def("encode", [](const StepTurn& t, int from, int to, bool hit) {
+             if (from < 0 || from > kEnterFrom || to < kBearOffTo || to >= kPoints)
+               raise_error("InvalidArgumentError", "a step goes from 0..24 to -1..23");
+             return t.space().encode(Step{int8_t(from), int8_t(to), uint8_t(hit && t.space().hit_flag())});
+           }, py::arg("from_"), py::arg("to"), py::arg("hit") = false);
+}

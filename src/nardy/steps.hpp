@@ -1,0 +1,339 @@
+// A turn played one checker step at a time, over a fixed action space with exact masks.
+//
+// Learning agents with a policy network want the same actions in every position: here an
+// action is one checker step (from, to[, hit]) and a turn is a sequence of them. The mask of a
+// partial turn allows exactly the steps that extend it to one of the legal complete moves the
+// enumerator lists (every rule of the variant, the whole-turn ones included: the most dice,
+// the larger die, head and block limits, ...), in whatever order the variant's own step rules
+// allow those steps to be made, not only in the order the enumerator reports.
+//
+// How: the legal results come from the enumerator; the steps come from the variant's policy
+// (begin_turn / sources / for_each_step / final_ok, as the enumerator uses them), searched in
+// every order of the dice, and a partial turn is kept only while some continuation ends on a
+// legal result with the legal number of dice. Which die a step used is not part of the action
+// (a checker borne off by either die of a roll is one action), so a partial turn is a set of
+// policy states, each with the dice it has left; every state of the set stands on the same
+// position.
+//
+// Action index, the same for every position of a variant (StepSpace):
+//   ((from * 25 + to) * H + hit)  for from in 0..24 (24: entering), to in 0..24 (24: borne
+//                                 off), hit in 0..H-1 where H = 2 when the variant tells steps
+//                                 apart by Step::hit (the same from/to may or may not hit),
+//                                 else 1 (the position decides);
+//   25 * 25 * H                   pass: the only action of a turn without a legal move.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <vector>
+
+#include "nardy/enumerator.hpp"
+#include "nardy/movelist.hpp"
+#include "nardy/position.hpp"
+
+namespace nardy {
+
+class StepSpace {
+ public:
+  static constexpr int kFroms = 25;  // points 0..23, then kEnterFrom
+  static constexpr int kTos = 25;    // points 0..23, then borne off
+
+  constexpr explicit StepSpace(bool hit_flag = false) noexcept : hits_(hit_flag ? 2 : 1) {}
+
+  [[nodiscard]] constexpr int size() const noexcept { return kFroms * kTos * hits_ + 1; }
+  [[nodiscard]] constexpr int pass() const noexcept { return kFroms * kTos * hits_; }
+  [[nodiscard]] constexpr bool hit_flag() const noexcept { return hits_ == 2; }
+
+  [[nodiscard]] constexpr int encode(Step s) const noexcept {
+    const int to = s.to < 0 ? kTos - 1 : s.to;
+    return (s.from * kTos + to) * hits_ + (hits_ == 2 ? s.hit : 0);
+  }
+  // The step of an action below pass() (hit 0 when the variant has no hit flag).
+  [[nodiscard]] constexpr Step decode(int action) const noexcept {
+    const int hit = action % hits_;
+    const int rest = action / hits_;
+    const int to = rest % kTos;
+    return Step{static_cast<int8_t>(rest / kTos), static_cast<int8_t>(to == kTos - 1 ? kBearOffTo : to),
+                static_cast<uint8_t>(hit)};
+  }
+
+ private:
+  int hits_;
+};
+
+// One turn in progress. Made by Engine::step_turn(); reusable for any number of turns (its
+// scratch memory is kept). Not thread-safe: one per thread (or per game).
+class StepTurn {
+ public:
+  virtual ~StepTurn() = default;
+
+  [[nodiscard]] const StepSpace& space() const noexcept { return space_; }
+
+  // Starts the turn of `pos` (the mover's perspective) for the roll (dice 1..6).
+  virtual void begin(const Position& pos, int d1, int d2) = 0;
+
+  // Writes space().size() bytes, 1 for each legal action; returns their number (>= 1 until
+  // done()).
+  virtual int mask(uint8_t* out) = 0;
+  // The legal actions, ascending.
+  virtual void legal(std::vector<int>& out) = 0;
+  // Plays an action; false (nothing changed) when it is not legal now.
+  virtual bool play(int action) = 0;
+  // Takes back the last action played (false when none was).
+  virtual bool undo() = 0;
+
+  // The turn is complete: position() is the move's result (the position before when the turn
+  // passed).
+  [[nodiscard]] bool done() const noexcept { return done_; }
+  // The position after the steps played so far (mover's perspective, not swapped).
+  [[nodiscard]] const Position& position() const noexcept { return pos_; }
+  // Steps played so far, and the steps of every legal move of the turn (0 when it passes).
+  [[nodiscard]] int played() const noexcept { return played_; }
+  [[nodiscard]] int length() const noexcept { return length_; }
+  // The legal complete moves of the turn (the enumerator's list).
+  [[nodiscard]] const MoveList& moves() const noexcept { return moves_; }
+
+ protected:
+  explicit StepTurn(StepSpace space) : space_(space) {}
+
+  StepSpace space_;
+  Position pos_{};
+  bool done_ = true;
+  int played_ = 0;
+  int length_ = 0;
+  MoveList moves_;
+};
+
+namespace detail {
+
+// Positions with a small tag, membership only, cleared in O(1).
+class TaggedPositionTable {
+ public:
+  TaggedPositionTable() { table_.assign(256, Slot{}); }
+  void clear() noexcept {
+    size_ = 0;
+    if (++generation_ == 0) {
+      for (Slot& s : table_) s = Slot{};
+      generation_ = 1;
+    }
+  }
+  // The value stored for (p, tag), or -1.
+  [[nodiscard]] int find(const Position& p, uint64_t tag) const noexcept {
+    const uint64_t h = mix(p, tag);
+    const size_t mask = table_.size() - 1;
+    for (size_t i = h & mask;; i = (i + 1) & mask) {
+      const Slot& s = table_[i];
+      if (s.generation != generation_) return -1;
+      if (s.hash == h && s.tag == tag && s.pos == p) return s.value;
+    }
+  }
+  void put(const Position& p, uint64_t tag, int value) {
+    if ((size_ + 1) * 2 > table_.size()) grow();
+    const uint64_t h = mix(p, tag);
+    const size_t mask = table_.size() - 1;
+    for (size_t i = h & mask;; i = (i + 1) & mask) {
+      Slot& s = table_[i];
+      if (s.generation != generation_) {
+        s = Slot{p, h, tag, generation_, value};
+        ++size_;
+        return;
+      }
+      if (s.hash == h && s.tag == tag && s.pos == p) {
+        s.value = value;
+        return;
+      }
+    }
+  }
+
+ private:
+  struct Slot {
+    Position pos{};
+    uint64_t hash = 0;
+    uint64_t tag = 0;
+    uint32_t generation = 0;
+    int value = 0;
+  };
+  static uint64_t mix(const Position& p, uint64_t tag) noexcept {
+    const uint64_t h = p.hash() ^ (tag * 0x9E3779B97F4A7C15ull);
+    return h ^ (h >> 31);
+  }
+  void grow() {
+    std::vector<Slot> bigger(table_.size() * 2);
+    const size_t mask = bigger.size() - 1;
+    for (const Slot& s : table_) {
+      if (s.generation != generation_) continue;
+      size_t i = s.hash & mask;
+      while (bigger[i].generation == generation_) i = (i + 1) & mask;
+      bigger[i] = s;
+    }
+    table_.swap(bigger);
+  }
+  std::vector<Slot> table_;
+  size_t size_ = 0;
+  uint32_t generation_ = 1;
+};
+
+}  // namespace detail
+
+// The turn of policy P. `hit_flag`: the variant tells steps apart by Step::hit.
+template <class P>
+class StepTurnImpl final : public StepTurn {
+ public:
+  using State = typename P::State;
+
+  StepTurnImpl(const P& policy, bool hit_flag)
+      : StepTurn(StepSpace(hit_flag)), policy_(policy), enum_(policy_) {}
+
+  void begin(const Position& pos, int d1, int d2) override {
+    if (d1 < 1 || d1 > 6 || d2 < 1 || d2 > 6)
+      throw std::invalid_argument("dice must be integers from 1 to 6");
+    pos_ = pos;
+    played_ = 0;
+    done_ = false;
+    levels_.clear();
+    memo_.clear();
+    results_.clear();
+    enum_.generate(pos, d1, d2, moves_);
+    length_ = moves_.empty() ? 0 : enum_.dice_played();
+    levels_.emplace_back();
+    if (moves_.empty()) return;  // one action: pass
+    for (const Move& m : moves_) results_.put(m.result, 0, 1);
+    State starts[2];
+    const int n_starts = policy_.begin_turn(pos, d1, d2, starts);
+    const uint32_t dice = d1 == d2 ? 4u << (4 * d1) : (1u << (4 * d1)) + (1u << (4 * d2));
+    // The enumerator keeps the moves of the first start that plays the most dice.
+    int winner = 0;
+    for (int k = 0; k + 1 < n_starts; ++k, ++winner)
+      if (reaches(Node{starts[k], dice, k}, 0, false)) break;
+    levels_.back().push_back(Node{starts[winner], dice, winner});
+  }
+
+  int mask(uint8_t* out) override {
+    std::fill(out, out + space_.size(), uint8_t{0});
+    if (done_) return 0;
+    if (length_ == 0) {
+      out[space_.pass()] = 1;
+      return 1;
+    }
+    int n = 0;
+    for (const Node& node : levels_.back())
+      children(node, [&](const Node& next, Step st) {
+        const int a = space_.encode(st);
+        if (!out[a] && reaches(next, played_ + 1, true)) {
+          out[a] = 1;
+          ++n;
+        }
+      });
+    return n;
+  }
+
+  void legal(std::vector<int>& out) override {
+    scratch_mask_.resize(space_.size());
+    mask(scratch_mask_.data());
+    out.clear();
+    for (int a = 0; a < space_.size(); ++a)
+      if (scratch_mask_[a]) out.push_back(a);
+  }
+
+  bool play(int action) override {
+    if (done_ || action < 0 || action >= space_.size()) return false;
+    if (length_ == 0) {
+      if (action != space_.pass()) return false;
+      done_ = true;
+      return true;
+    }
+    if (action == space_.pass()) return false;
+    std::vector<Node> next_level;
+    Position at{};
+    for (const Node& node : levels_.back())
+      children(node, [&](const Node& next, Step st) {
+        if (space_.encode(st) != action || !reaches(next, played_ + 1, true)) return;
+        if (next_level.empty()) {
+          at = next.s.pos;
+        } else if (!(next.s.pos == at)) {
+          throw std::logic_error("one step action leads to two positions");
+        }
+        next_level.push_back(next);
+      });
+    if (next_level.empty()) return false;
+    levels_.push_back(std::move(next_level));
+    pos_ = at;
+    ++played_;
+    done_ = played_ == length_;
+    return true;
+  }
+
+  bool undo() override {
+    if (length_ == 0) {
+      if (!done_) return false;
+      done_ = false;
+      return true;
+    }
+    if (played_ == 0) return false;
+    levels_.pop_back();
+    --played_;
+    done_ = false;
+    pos_ = levels_.back().front().s.pos;
+    return true;
+  }
+
+ private:
+  struct Node {
+    State s;
+    uint32_t dice;  // dice left: a nibble per face, face f at bits 4f..4f+3
+    int start;      // which start state of begin_turn the node descends from
+  };
+
+  // Calls f(next, step) for every single step the policy allows from the node with a die left.
+  template <class F>
+  void children(const Node& node, F&& f) const {
+    for (int die = 1; die <= 6; ++die) {
+      if (!(node.dice >> (4 * die) & 0xFu)) continue;
+      const uint32_t left = node.dice - (1u << (4 * die));
+      for (uint32_t src = policy_.sources(node.s, die); src; src &= src - 1) {
+        const int from = std::countr_zero(src);
+        policy_.for_each_step(node.s, from, die, [&](const State& next, Step st) {
+          f(Node{next, left, node.start}, st);
+        });
+      }
+    }
+  }
+
+  uint64_t key(const Node& node, int depth, bool need_result) const noexcept {
+    uint64_t tag = 0;
+    if constexpr (requires(const P& p, const State& s) { p.state_tag(s); })
+      tag = static_cast<uint64_t>(policy_.state_tag(node.s));
+    return node.dice | uint64_t(node.start & 1) << 28 | uint64_t(need_result) << 29 |
+           uint64_t(depth & 0x3F) << 30 | tag << 36;
+  }
+
+  // Whether some continuation of the node ends a move of length_ dice: on a legal result
+  // (need_result) or just one the policy accepts (the most-dice test of a start state).
+  bool reaches(const Node& node, int depth, bool need_result) {
+    if (depth == length_)
+      return policy_.final_ok(node.s) && (!need_result || results_.find(node.s.pos, 0) == 1);
+    if (node.dice == 0) return false;
+    const uint64_t k = key(node, depth, need_result);
+    const int known = memo_.find(node.s.pos, k);
+    if (known >= 0) return known == 1;
+    bool ok = false;
+    children(node, [&](const Node& next, Step) {
+      if (!ok) ok = reaches(next, depth + 1, need_result);
+    });
+    memo_.put(node.s.pos, k, ok ? 1 : 0);
+    return ok;
+  }
+
+  P policy_;
+  Enumerator<P> enum_;
+  std::vector<std::vector<Node>> levels_;  // the node sets after 0, 1, ... steps
+  detail::TaggedPositionTable memo_;
+  detail::TaggedPositionTable results_;
+  std::vector<uint8_t> scratch_mask_;
+};
+
+}  // namespace nardy
