@@ -6,7 +6,7 @@ import collections.abc
 import numpy
 import numpy.typing
 import typing
-__all__: list[str] = ['CancelToken', 'Engine', 'HeadRule', 'LegalMoves', 'LegalMovesBase', 'LockstepRollout', 'ShlemEnd', 'ShlemStage', 'Variant', 'batch_afterstate_features', 'batch_afterstates', 'batch_encode', 'batch_keys', 'batch_rows', 'decode', 'encode', 'encoding_width', 'hardware_threads', 'perft_split', 'perft_tasks', 'perft_threads', 'rollout', 'rollout_kinds', 'shlem_status', 'swap', 'validate', 'variant_info']
+__all__: list[str] = ['CancelToken', 'Engine', 'HeadRule', 'LegalMoves', 'LegalMovesBase', 'LockstepRollout', 'ShlemEnd', 'ShlemStage', 'StepTurn', 'Variant', 'batch_afterstate_features', 'batch_afterstates', 'batch_encode', 'batch_keys', 'batch_rows', 'decode', 'encode', 'encoding_width', 'hardware_threads', 'perft_split', 'perft_tasks', 'perft_threads', 'rollout', 'rollout_kinds', 'shlem_status', 'swap', 'validate', 'variant_info']
 class Variant:
     """
     Members:
@@ -382,6 +382,66 @@ class VectorEnv:
         """
     @property
     def threads(self) -> int:
+        ...
+class StepTurn:
+    """
+    A turn played one checker step at a time over the variant's fixed step action space.
+    """
+    def __init__(self, engine: Engine) -> None:
+        ...
+    def begin(self, key: bytes, d1: typing.SupportsInt | typing.SupportsIndex, d2: typing.SupportsInt | typing.SupportsIndex) -> None:
+        """
+        Starts the turn of the position (a key, mover's perspective) for the roll.
+        """
+    def mask(self, out: typing.Any = None) -> numpy.ndarray:
+        """
+        The legal actions as a bool array (written into `out` when given).
+        """
+    def legal(self) -> list[int]:
+        """
+        The legal actions, ascending.
+        """
+    def play(self, action: typing.Any) -> bool:
+        """
+        Plays the action; False (nothing changed) when it is not legal.
+        """
+    def undo(self) -> bool:
+        """
+        Takes back the last action; False when there is none.
+        """
+    def results(self) -> list:
+        """
+        The keys of the legal complete moves' results.
+        """
+    def decode(self, action: typing.Any) -> typing.Any:
+        """
+        (from, to, hit) of a step action (to -1: borne off); None for pass.
+        """
+    def encode(self, from_: typing.SupportsInt | typing.SupportsIndex, to: typing.SupportsInt | typing.SupportsIndex, hit: bool = False) -> int:
+        ...
+    @property
+    def size(self) -> int:
+        ...
+    @property
+    def pass_action(self) -> int:
+        ...
+    @property
+    def hit_flag(self) -> bool:
+        ...
+    @property
+    def done(self) -> bool:
+        ...
+    @property
+    def played(self) -> int:
+        ...
+    @property
+    def length(self) -> int:
+        ...
+    @property
+    def key(self) -> bytes:
+        ...
+    @property
+    def n_moves(self) -> int:
         ...
 def _register_moves(legal: typing.Any, move: typing.Any, step: typing.Any, position: typing.Any, variant: typing.Any, check_dice: typing.Any) -> typing.Any:
     """Registers LegalMoves, Move, Step, Position, Variant and the dice check; returns the method descriptor Position.legal_moves."""
