@@ -517,9 +517,27 @@ Empty when the player cannot move (the turn passes).)doc")
         std::vector<Position> positions(n);
         for (size_t i = 0; i < n; ++i)
           positions[i] = position_from_row(rows + i * 2 * kSlots, e.variant(), i);
-        py::gil_scoped_release release;
-        Engine local(e.variant(), e.rules());  // GIL released: other threads may use `e`
-        const EnumerationStats st = enumerate_all(local, positions, repeat);
+        const auto cancel = nardy_py::cancel_for(nullptr);
+        const EnumerationStats st = nardy_py::run_released([&] {
+          Engine local(e.variant(), e.rules());  // GIL released: other threads may use `e`
+          // Slices of a few positions between polls: a slice is microseconds of work (a
+          // Shlem position up to 100 ms); the kernel's own timing adds the slices up.
+          constexpr size_t kSlice = 16;
+          CancelPoll poll(cancel.get(), true, 1);
+          EnumerationStats total;
+          std::vector<Position> slice;
+          for (int r = 0; r < repeat; ++r)
+            for (size_t i = 0; i < n; i += kSlice) {
+              poll();
+              slice.assign(positions.begin() + static_cast<std::ptrdiff_t>(i),
+                           positions.begin() + static_cast<std::ptrdiff_t>(std::min(n, i + kSlice)));
+              const EnumerationStats st = enumerate_all(local, slice, 1);
+              total.enumerations += st.enumerations;
+              total.results += st.results;
+              total.seconds += st.seconds;
+            }
+          return total;
+        });
         return std::make_tuple(st.enumerations, st.results, st.seconds);
       }, py::arg("positions"), py::arg("repeat") = 1,
          "Benchmark kernel: enumerates every (position, 21 rolls) `repeat` times in C++; returns "

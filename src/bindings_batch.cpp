@@ -704,11 +704,13 @@ void register_batch(py::module_& m) {
            }),
            py::arg("engine"), py::arg("key"), py::arg("games"), py::arg("seed") = 0,
            py::arg("first_trial") = 0, py::arg("max_plies") = 10000, py::arg("width") = 256)
-      .def("advance", [](PyLockstep& s) {
+      .def("advance", [](PyLockstep& s, const nardy_py::CancelToken* token) {
         PyLockstep::Guard g(s.busy);
-        py::gil_scoped_release release;
-        return s.impl->advance();
-      }, "Runs every game to its next decision; returns how many games wait (0: all done).")
+        const auto cancel = nardy_py::cancel_for(token);
+        return nardy_py::run_released([&] { return s.impl->advance(cancel.get()); });
+      }, py::arg("cancel") = nullptr,
+         "Runs every game to its next decision; returns how many games wait (0: all done). "
+         "Ctrl-C or the token stops it (KeyboardInterrupt).")
       .def("candidates", [](PyLockstep& s) {
         PyLockstep::Guard g(s.busy);
         const auto& c = s.impl->candidates();

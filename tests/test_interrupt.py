@@ -20,8 +20,11 @@ from nardy import _core, batch
 
 CHILD = r"""
 import sys, time
+import numpy as np
 import nardy
-from nardy import parallel
+from nardy import batch, parallel
+ONE = [0] * 5 + [1] + [0] * 19 + [14]
+RACE = nardy.Position.from_sides("backgammon", ONE, ONE)
 call = {
     "perft": lambda: nardy.perft(nardy.Position("backgammon"), 12),
     "divide": lambda: nardy.divide(nardy.Position("long-nardy"), 12),
@@ -31,6 +34,11 @@ call = {
     "rollout-greedy": lambda: nardy.rollout(nardy.Position("shlem"), 10**12, "greedy", threads=1),
     "parallel-rollout": lambda: parallel.rollout(nardy.Position("backgammon"), 10**12, shards=4),
     "parallel-perft": lambda: parallel.perft(nardy.Position("backgammon"), 12, shards=4),
+    # one checker each, past each other: no roll offers a choice, so the policy is never
+    # called and every trial is played inside the C++ advance step
+    "callable-rollout": lambda: nardy.rollout(RACE, 10**12, lambda c, o: np.zeros(len(c))),
+    "enumerate-loop": lambda: nardy.Position("backgammon").variant.engine.enumerate_loop(
+        batch.to_array([nardy.Position("backgammon")] * 64), 2**31 - 1),
 }[sys.argv[1]]
 print("ready", flush=True)
 try:
@@ -48,7 +56,7 @@ ROOT = Path(__file__).resolve().parents[1]
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child is POSIX")
 @pytest.mark.parametrize("call", [
     "perft", "divide", "shlem-perft", "perft-threads", "rollout", "rollout-greedy",
-    "parallel-rollout", "parallel-perft"])
+    "parallel-rollout", "parallel-perft", "callable-rollout", "enumerate-loop"])
 def test_sigint_stops_a_long_call_within_a_second(call):
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(
@@ -93,6 +101,41 @@ def test_a_cancel_token_stops_a_rollout_on_another_thread():
     assert token.cancelled and len(outcome) == 1 and isinstance(outcome[0], KeyboardInterrupt)
 
 
+def test_a_cancel_token_stops_a_callable_policy_rollout_inside_cpp():
+    one = [0] * 5 + [1] + [0] * 19 + [14]
+    race = nardy.Position.from_sides("backgammon", one, one)
+    calls: list[int] = []
+
+    def policy(cand, offsets):  # never called: no roll of this race offers a choice
+        calls.append(len(offsets))
+        return np.zeros(len(cand))
+
+    # the race really has no choice: a short run finishes without calling the policy
+    done = nardy.rollout(race, 500, policy, seed=3)
+    assert done.games == 500 and calls == []
+    token = _core.CancelToken()
+    outcome: list[object] = []
+
+    def run() -> None:
+        try:
+            outcome.append(nardy.rollout(race, 10**12, policy, cancel=token))
+        except KeyboardInterrupt as e:
+            outcome.append(e)
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    time.sleep(0.3)
+    token.cancel()
+    worker.join(timeout=10)
+    assert not worker.is_alive()
+    assert len(outcome) == 1 and isinstance(outcome[0], KeyboardInterrupt) and calls == []
+
+
+def test_rollout_refuses_a_cancel_that_is_not_a_token():
+    with pytest.raises(nardy.InvalidArgumentError):
+        nardy.rollout(nardy.Position(), 10, cancel=True)
+
+
 def test_a_cancelled_token_stops_every_long_call():
     token = _core.CancelToken()
     token.cancel()
@@ -109,6 +152,7 @@ def test_a_cancelled_token_stops_every_long_call():
         lambda: _core.batch_afterstates(engine, rows, dice, False, 1, token),
         lambda: _core.batch_afterstates(engine, rows, dice, False, 2, token),
         lambda: _core.batch_afterstate_features(engine, rows, dice, "tdgammon", False, 1, token),
+        lambda: _core.LockstepRollout(engine, p.key, 100).advance(token),
     ]
     for call in calls:
         with pytest.raises(KeyboardInterrupt):

@@ -328,9 +328,9 @@ class LegalMovesBase:
 class LockstepRollout:
     def __init__(self, engine: Engine, key: bytes, games: typing.SupportsInt | typing.SupportsIndex, seed: typing.SupportsInt | typing.SupportsIndex = 0, first_trial: typing.SupportsInt | typing.SupportsIndex = 0, max_plies: typing.SupportsInt | typing.SupportsIndex = 10000, width: typing.SupportsInt | typing.SupportsIndex = 256) -> None:
         ...
-    def advance(self) -> int:
+    def advance(self, cancel: CancelToken | None = None) -> int:
         """
-        Runs every game to its next decision; returns how many games wait (0: all done).
+        Runs every game to its next decision; returns how many games wait (0: all done). Ctrl-C or the token stops it (KeyboardInterrupt).
         """
     def candidates(self) -> numpy.ndarray:
         """

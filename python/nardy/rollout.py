@@ -67,7 +67,7 @@ from typing import Any, Union
 import numpy as np
 
 from nardy import _core, _validate
-from nardy.errors import Error
+from nardy.errors import Error, InvalidArgumentError
 from nardy.position import Position
 from nardy.variants import as_variant
 
@@ -232,12 +232,16 @@ def rollout(position: Position | Any, games: int, policy: PolicyLike = "random",
 
     ``games`` is at most :data:`MAX_GAMES`. Ctrl-C stops a run within milliseconds
     (KeyboardInterrupt, no partial result); so does ``cancel.cancel()`` from another thread
-    for a built-in policy given a ``nardy._core.CancelToken``.
+    given a ``nardy._core.CancelToken`` (for callable and evaluator policies: at the next game
+    step in C++ or the next return from the policy).
     """
     if progress is not None or max_seconds is not None:
         return _budgeted(position, games, policy, progress, max_seconds, seed=seed,
                          threads=threads, first_trial=first_trial, max_plies=max_plies,
                          features=features, width=width, plies=plies, cancel=cancel)
+    if cancel is not None and not isinstance(cancel, _core.CancelToken):
+        raise InvalidArgumentError(f"cancel must be a nardy._core.CancelToken or None, not "
+                                   f"{type(cancel).__name__}")
     pos = _start(position)
     games = _check_int("games", games, 0, MAX_GAMES)
     seed = _validate.seed(seed)
@@ -278,7 +282,7 @@ def rollout(position: Position | Any, games: int, policy: PolicyLike = "random",
     width = _check_int("width", width, 1, MAX_WIDTH)
     t0 = time.perf_counter()
     lock = _core.LockstepRollout(engine, pos.key, games, seed, first_trial, max_plies, width)
-    while lock.advance():
+    while lock.advance(cancel):
         offsets = lock.offsets()
         if sided is not None:
             lock.choose(sided.choose(lock.candidates(), offsets, lock.movers()))

@@ -193,14 +193,16 @@ bool LockstepRollout::run_until_decision(Game& g) {
   }
 }
 
-size_t LockstepRollout::advance() {
+size_t LockstepRollout::advance(Cancel* cancel) {
   cand_.clear();
   offsets_.assign(1, 0);
   waiting_.clear();
   wait_trial_.clear();
+  CancelPoll poll(cancel, true, 1);
   for (size_t gi = 0; gi < games_.size(); ++gi) {
     Game& g = games_[gi];
     while (g.live) {
+      poll();
       if (run_until_decision(g)) {
         for (size_t k = 0; k < list_.size(); ++k) cand_.push_back(list_[k].result);
         offsets_.push_back(static_cast<int64_t>(cand_.size()));

@@ -121,7 +121,9 @@ class LockstepRollout {
   LockstepRollout& operator=(const LockstepRollout&) = delete;
 
   // Returns the number of games waiting for a decision (0 = every trial is finished).
-  size_t advance();
+  // `cancel`, if given, is polled once per game step (a position whose rolls never offer a
+  // choice plays every trial inside one call); a cancelled call throws Cancelled.
+  size_t advance(Cancel* cancel = nullptr);
   // Candidates of the waiting games: game k's are candidates()[offsets()[k] .. offsets()[k+1]),
   // resulting positions from the view of the player who moves (not swapped).
   [[nodiscard]] const std::vector<Position>& candidates() const noexcept { return cand_; }
