@@ -41,6 +41,9 @@ The rules of the loop:
 The arrays returned by :meth:`~VectorEnv.reset`, :meth:`~VectorEnv.observe` and
 :meth:`~VectorEnv.step` and the per-game properties are read-only views into the env's
 memory, overwritten by the next ``reset`` or ``step``: copy what you keep.
+
+``nardy.vector.GymVectorEnv`` offers the same games through Gymnasium's ``VectorEnv``
+interface (needs gymnasium, the ``rl`` extra).
 """
 
 from __future__ import annotations
@@ -256,6 +259,18 @@ def game_dice(seed: int, game: int, episode: int, ply: int) -> tuple[int, int]:
     word = _mix((k + (2 * ply + 1) * _GOLDEN) & _U64)
     q = ((word >> 32) * 36) >> 32
     return q // 6 + 1, q % 6 + 1
+
+
+def __getattr__(name: str) -> Any:
+    # The Gymnasium wrapper loads gymnasium (the optional ``rl`` extra) only when asked for.
+    if name == "GymVectorEnv":
+        try:
+            from nardy._vector_gym import GymVectorEnv
+        except ImportError as exc:
+            raise ImportError("nardy.vector.GymVectorEnv needs gymnasium "
+                              "(pip install 'nardy[rl]')") from exc
+        return GymVectorEnv
+    raise AttributeError(f"module 'nardy.vector' has no attribute {name!r}")
 
 
 __all__ = ["MAX_GAMES", "Observation", "VectorEnv", "game_dice"]

@@ -1,0 +1,65 @@
+"""nardy.vector.GymVectorEnv: Gymnasium's VectorEnv contract over the C++ VectorEnv."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+gym = pytest.importorskip("gymnasium")
+
+import nardy  # noqa: E402
+from nardy import batch  # noqa: E402
+from nardy.errors import Error, GameStateError  # noqa: E402
+from nardy.vector import GymVectorEnv, VectorEnv  # noqa: E402
+
+
+def test_spaces_reset_and_step() -> None:
+    env = GymVectorEnv("backgammon", 5, max_actions=2048)
+    assert isinstance(env, gym.vector.VectorEnv)
+    assert env.metadata["autoreset_mode"] == gym.vector.AutoresetMode.SAME_STEP
+    obs, info = env.reset(seed=3)
+    assert obs.shape == (5, 198) and obs.dtype == np.float32
+    assert obs in env.observation_space
+    ref = VectorEnv("backgammon", 5, observation="tdgammon")
+    ref.reset(3)
+    rng = np.random.default_rng(0)
+    ended = 0
+    for _ in range(300):
+        mask = info["action_mask"]
+        counts = np.diff(info["offsets"])
+        assert mask.shape == (5, 2048) and (mask.sum(axis=1) == counts).all()
+        # the observation is the position on roll, encoded with its mover on roll
+        np.testing.assert_array_equal(obs, batch.encode(ref.boards, "tdgammon", on_roll=0))
+        np.testing.assert_array_equal(info["afterstates"], ref.observe().features)
+        a = (rng.random(5) * counts).astype(np.int64)
+        assert a in env.action_space
+        chosen = ref.observe().afterstates[ref.offsets[:-1] + a]
+        obs, r, te, tr, info = env.step(a)
+        r2, te2, tr2 = ref.step(a)
+        np.testing.assert_array_equal(r, r2)
+        np.testing.assert_array_equal(te, te2)
+        np.testing.assert_array_equal(tr, tr2)
+        for i in np.flatnonzero(te):
+            ended += 1
+            assert info["_final_obs"][i]
+            want = batch.encode(np.ascontiguousarray(chosen[i:i + 1, ::-1]), "tdgammon",
+                                on_roll=0)[0]
+            np.testing.assert_array_equal(info["final_obs"][i], want)
+        if not te.any():
+            assert "final_obs" not in info
+    assert ended >= 1
+
+
+def test_bad_actions_and_limits() -> None:
+    env = GymVectorEnv("long nardy", 2)
+    assert env.single_observation_space.shape == (198,)
+    _, info = env.reset(seed=0)
+    with pytest.raises(Error):
+        env.step([0])
+    with pytest.raises(Error):
+        env.step(np.array([4096, 0]))
+    small = GymVectorEnv("backgammon", 4, max_actions=1)
+    with pytest.raises(GameStateError):
+        small.reset(seed=0)
+    with pytest.raises(Error):
+        GymVectorEnv("backgammon", 2, max_actions=0)
