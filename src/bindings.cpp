@@ -403,8 +403,12 @@ Empty when the player cannot move (the turn passes).)doc")
 
   py::class_<Engine>(m, "Engine")
       .def(py::init([](Variant v, HeadRule head, bool block_at_end, ShlemStage stage,
-                       ShlemEnd end, int pass_limit, bool no_hit_and_hide) {
+                       ShlemEnd end, int pass_limit, bool no_hit_and_hide,
+                       int cascade_from_turn) {
              Rules r;
+             if (cascade_from_turn < 0 || cascade_from_turn > 255)
+               throw py::value_error("cascade_from_turn must be 0..255");
+             r.cascade_from_turn = static_cast<uint8_t>(cascade_from_turn);
              r.no_hit_and_hide = no_hit_and_hide;
              r.head_rule = head;
              r.block_check_at_end = block_at_end;
@@ -418,7 +422,40 @@ Empty when the player cannot move (the turn passes).)doc")
            py::arg("variant"), py::arg("head_rule") = HeadRule::Federation,
            py::arg("block_check_at_end") = false, py::arg("shlem_stage") = ShlemStage::Either,
            py::arg("shlem_end") = ShlemEnd::Move, py::arg("shlem_pass_limit") = 4,
-           py::arg("no_hit_and_hide") = false)
+           py::arg("no_hit_and_hide") = false, py::arg("cascade_from_turn") = 3)
+      .def_property_readonly("has_sequences", &Engine::has_sequences,
+                             "Whether a roll may give a turn of several groups of dice.")
+      .def("turn_moves", [](Engine& e, const Key& k, int d1, int d2, int turn) {
+        check_dice(d1, d2);
+        if (turn < 1) raise_nardy("Error", "turn must be >= 1");
+        thread_local TurnList list;
+        e.generate_turn(from_key(k), d1, d2, std::min(turn, kLateTurn), list);
+        py::list out;
+        for (const TurnMove& m : list) {
+          py::tuple steps(m.n_steps);
+          for (int j = 0; j < m.n_steps; ++j)
+            steps[j] = py::make_tuple(int(m.steps[j].from), int(m.steps[j].to),
+                                      bool(m.steps[j].hit));
+          out.append(py::make_tuple(to_key(m.result), steps, int(m.named)));
+        }
+        return py::make_tuple(list.dice_played(), out);
+      }, py::arg("key"), py::arg("d1"), py::arg("d2"), py::arg("turn"),
+         "(dice played, [(key, steps, named die), ...]): every legal move of the whole turn "
+         "the roll gives on the mover's turn number `turn` (1 = the first).")
+      .def("perft_turn", [](Engine& e, const Key& k, int depth, bool ordered, int first_turn,
+                            const nardy_py::CancelToken* token) {
+        if (depth < 0) throw py::value_error("depth must be >= 0");
+        if (first_turn < 1) raise_nardy("Error", "first_turn must be >= 1");
+        const auto cancel = nardy_py::cancel_for(token);
+        return nardy_py::run_released([&] {
+          Engine local(e.variant(), e.rules());
+          CancelPoll poll(cancel.get(), true, 1);
+          return local.perft_turn(from_key(k), depth, ordered, std::min(first_turn, kLateTurn),
+                                  &poll);
+        });
+      }, py::arg("key"), py::arg("depth"), py::arg("ordered") = false, py::arg("first_turn") = 1,
+         py::arg("cancel") = nullptr,
+         "perft with the root's mover on turn `first_turn` (ply p on turn first_turn + p // 2).")
       .def("legal", [](Engine& e, const Key& k, int d1, int d2) {
         check_dice(d1, d2);
         thread_local MoveList list;

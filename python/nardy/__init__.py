@@ -35,6 +35,7 @@ from nardy.variants import (
     VARIANTS,
     WHITE,
     Backgammon,
+    GulBara,
     Hypergammon,
     LongNardy,
     LongNardyClassic,
@@ -64,7 +65,7 @@ from nardy._version import __version__
 
 __all__ = [
     "BAR", "BLACK", "OFF", "PASS", "VARIANTS", "WHITE",
-    "Backgammon", "Error", "Hypergammon", "IllegalMoveError", "InvalidDiceError", "InvalidIdError",
+    "Backgammon", "Error", "GulBara", "Hypergammon", "IllegalMoveError", "InvalidDiceError", "InvalidIdError",
     "InvalidNotationError", "InvalidPositionError", "InvalidRecordError", "InvalidRuleError",
     "LegalMoves", "LongNardy", "LongNardyClassic", "LongNardyExtended", "Move", "Nackgammon",
     "Portes", "Position",

@@ -24,6 +24,8 @@ class Variant:
       TAVLA
     
       PORTES
+    
+      GUL_BARA
     """
     BACKGAMMON: typing.ClassVar[Variant]
     LONG_NARDY: typing.ClassVar[Variant]
@@ -32,6 +34,7 @@ class Variant:
     HYPERGAMMON: typing.ClassVar[Variant]
     TAVLA: typing.ClassVar[Variant]
     PORTES: typing.ClassVar[Variant]
+    GUL_BARA: typing.ClassVar[Variant]
     __members__: typing.ClassVar[dict[str, Variant]]
     @typing.overload
     def __eq__(self, other: Variant) -> bool:
@@ -279,7 +282,7 @@ class CancelToken:
     def cancelled(self) -> bool:
         ...
 class Engine:
-    def __init__(self, variant: Variant, head_rule: HeadRule = ..., block_check_at_end: bool = False, shlem_stage: ShlemStage = ..., shlem_end: ShlemEnd = ..., shlem_pass_limit: typing.SupportsInt | typing.SupportsIndex = 4, no_hit_and_hide: bool = False) -> None:
+    def __init__(self, variant: Variant, head_rule: HeadRule = ..., block_check_at_end: bool = False, shlem_stage: ShlemStage = ..., shlem_end: ShlemEnd = ..., shlem_pass_limit: typing.SupportsInt | typing.SupportsIndex = 4, no_hit_and_hide: bool = False, cascade_from_turn: typing.SupportsInt | typing.SupportsIndex = 3) -> None:
         ...
     def apply(self, arg0: bytes, arg1: collections.abc.Sequence[collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex]]) -> typing.Any:
         """
@@ -305,6 +308,19 @@ class Engine:
         """
     def perft(self, key: bytes, depth: typing.SupportsInt | typing.SupportsIndex, ordered: bool = False, cancel: CancelToken | None = None) -> int:
         ...
+    def perft_turn(self, key: bytes, depth: typing.SupportsInt | typing.SupportsIndex, ordered: bool = False, first_turn: typing.SupportsInt | typing.SupportsIndex = 1, cancel: CancelToken | None = None) -> int:
+        """
+        perft with the root's mover on turn `first_turn` (ply p on turn first_turn + p // 2).
+        """
+    def turn_moves(self, key: bytes, d1: typing.SupportsInt | typing.SupportsIndex, d2: typing.SupportsInt | typing.SupportsIndex, turn: typing.SupportsInt | typing.SupportsIndex) -> tuple:
+        """
+        (dice played, [(key, steps, named die), ...]): every legal move of the whole turn the roll gives on the mover's turn number `turn` (1 = the first).
+        """
+    @property
+    def has_sequences(self) -> bool:
+        """
+        Whether a roll may give a turn of several groups of dice.
+        """
     def pick(self, key: bytes, d1: typing.SupportsInt | typing.SupportsIndex, d2: typing.SupportsInt | typing.SupportsIndex, index: typing.SupportsInt | typing.SupportsIndex) -> tuple:
         """
         (n, key): the number of legal moves and the result of move index % n, made alone (what a random rollout player does); (0, None) when the turn passes.

@@ -207,9 +207,24 @@ class ShlemScoring(Scoring):
 
 
 
+class GulBaraScoring(Scoring):
+    """Gul bara (docs/rules/gul-bara.md): single 1 when the loser bore off a checker, double 2
+    when he bore off none."""
+
+    name = "gul_bara"
+    aliases = ("rosespring",)
+    kinds = (("single", 1), ("double", 2))
+    kind_aliases: ClassVar[dict[str, str]] = {"gammon": "double", "mars": "double"}
+    source = "docs/rules/gul-bara.md"
+
+    def classify(self, loser: Sequence[int]) -> int:
+        return 0 if loser[25] > 0 else 1
+
+
 SCORINGS: dict[str, Scoring] = {
     s.name: s for s in (StandardScoring(), EncyclopediaScoring(), OinMarsScoring(),
-                        FourKindScoring(), ShlemScoring(), SingleGammonScoring())
+                        FourKindScoring(), ShlemScoring(), SingleGammonScoring(),
+                        GulBaraScoring())
 }
 
 
@@ -229,6 +244,6 @@ def find_scoring(name: str | Scoring) -> Scoring:
 
 
 __all__ = [
-    "SCORINGS", "EncyclopediaScoring", "FourKindScoring", "OinMarsScoring", "Scoring",
-    "ShlemScoring", "SingleGammonScoring", "StandardScoring", "find_scoring",
+    "SCORINGS", "EncyclopediaScoring", "FourKindScoring", "GulBaraScoring", "OinMarsScoring",
+    "Scoring", "ShlemScoring", "SingleGammonScoring", "StandardScoring", "find_scoring",
 ]

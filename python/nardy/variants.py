@@ -64,6 +64,9 @@ class Variant:
     bears_off: ClassVar[bool] = True
     #: consecutive passed turns are part of the game state (an end rule reads them)
     counts_passes: ClassVar[bool] = False
+    #: a roll may give a turn of several groups of dice whose moves depend on the mover's
+    #: turn number (the game layer asks :meth:`turn_moves`)
+    sequence_turns: ClassVar[bool] = False
     #: every step of a move covers one die along the line (entering from the bar counts 25),
     #: so a recorded move's steps can be checked against its dice
     linear_steps: ClassVar[bool] = True
@@ -581,9 +584,33 @@ class Portes(Backgammon):
     default_cube = False
 
 
+class GulBara(LongNardy):
+    """Gul bara (Rosespring, "crazy narde"; Bulgarian): long nardy's start, board and no-hit
+    movement without its head and six-block limits, and the doubles cascade: from a player's
+    ``cascade_from_turn``-th turn on, a double is followed by every higher double up to 6-6,
+    each played only if the one before was played in full (docs/rules/gul-bara.md). A turn
+    can then be up to 24 steps; its moves depend on the mover's turn number, which the game
+    layer counts (:meth:`turn_moves`)."""
+
+    name = "gul-bara"
+    aliases = ("gul bara", "rosespring", "rosespring backgammon", "crazy narde", "гюлбара")
+    core_variant = _core.Variant.GUL_BARA
+    options: ClassVar[dict[str, tuple[Any, tuple[Any, ...]]]] = {
+        # each player's turn from which doubles cascade (0: never): sources differ
+        "cascade_from_turn": (3, tuple(range(0, 10))),
+    }
+    scorings = ("gul_bara",)
+    last_roll_draw_allowed = False
+    cube_allowed = False
+    sequence_turns = True
+
+    def _make_engine(self) -> _core.Engine:
+        return _core.Engine(self.core_variant, cascade_from_turn=self.rules["cascade_from_turn"])
+
+
 VARIANTS: tuple[type[Variant], ...] = (
     Backgammon, LongNardy, LongNardyClassic, LongNardyExtended, Shlem, Nackgammon, Hypergammon,
-    Tavla, Portes)
+    Tavla, Portes, GulBara)
 
 
 def _normalise(name: str) -> str:

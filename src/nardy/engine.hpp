@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "nardy/cancel.hpp"
+#include "nardy/enumerator.hpp"
 #include "nardy/movelist.hpp"
 #include "nardy/position.hpp"
 #include "nardy/rules.hpp"
@@ -59,6 +60,14 @@ class EngineCore {
   virtual bool apply_steps(const Position& pos, const Step* steps, int n,
                            Position& result) const = 0;
   virtual uint64_t perft(const Position& pos, int depth, bool ordered, CancelPoll* poll) = 0;
+  // Turns of several rolls (enumerator.hpp's SequenceEnumerator): whether the variant has
+  // them, a turn's moves on the mover's turn number `turn` (the dice played returned), and
+  // perft with the root's mover on turn `first_turn` (ply p is played on turn
+  // first_turn + p / 2). Variants without them list generate()'s moves, whatever the turn.
+  virtual bool has_sequences() const noexcept = 0;
+  virtual int generate_turn(const Position& pos, int d1, int d2, int turn, TurnList& out) = 0;
+  virtual uint64_t perft_turn(const Position& pos, int depth, bool ordered, int first_turn,
+                              CancelPoll* poll) = 0;
   virtual bool finished(const Position& pos) const noexcept = 0;
   virtual bool game_end(const Position& pos, int on_roll, int passes,
                         Outcome& out) const noexcept = 0;
@@ -102,6 +111,17 @@ class Engine {
     return core_->pick(
         pos, d1, d2, [](void* f, size_t n) -> size_t { return (*static_cast<F*>(f))(n); },
         const_cast<void*>(static_cast<const void*>(&index_of)), result);
+  }
+
+  // The whole turn the roll gives on the mover's turn number `turn` (kLateTurn: unknown),
+  // every step of it; see EngineCore::generate_turn.
+  [[nodiscard]] bool has_sequences() const noexcept { return core_->has_sequences(); }
+  int generate_turn(const Position& pos, int d1, int d2, int turn, TurnList& out) {
+    return core_->generate_turn(pos, d1, d2, turn, out);
+  }
+  uint64_t perft_turn(const Position& pos, int depth, bool ordered, int first_turn,
+                      CancelPoll* poll = nullptr) {
+    return core_->perft_turn(pos, depth, ordered, first_turn, poll);
   }
 
   // Applies single steps one by one as the variant's physics allow (each step must be a legal

@@ -76,7 +76,32 @@ class EngineImpl final : public EngineCore {
                               V::kStepsMatchHit);
   }
 
+  bool has_sequences() const noexcept override { return kSequences; }
+
+  int generate_turn(const Position& pos, int d1, int d2, int turn, TurnList& out) override {
+    if constexpr (kSequences) {
+      return seq_->generate(pos, d1, d2, turn, out);
+    } else {
+      enum_.generate(pos, d1, d2, turn_scratch_);
+      out.assign(turn_scratch_, enum_.dice_played());
+      return out.dice_played();
+    }
+  }
+
+  uint64_t perft_turn(const Position& pos, int depth, bool ordered, int first_turn,
+                      CancelPoll* poll) override {
+    if constexpr (kSequences) {
+      if (depth < 0) throw std::invalid_argument("perft depth must be >= 0");
+      while (static_cast<int>(turn_lists_.size()) < depth + 1)
+        turn_lists_.push_back(std::make_unique<TurnList>());
+      return perft_turn_rec(pos, depth, ordered, first_turn, 0, poll);
+    } else {
+      return perft(pos, depth, ordered, poll);
+    }
+  }
+
   uint64_t perft(const Position& pos, int depth, bool ordered, CancelPoll* poll) override {
+    if constexpr (kSequences) return perft_turn(pos, depth, ordered, kLateTurn, poll);
     if (depth < 0) throw std::invalid_argument("perft depth must be >= 0");
     while (static_cast<int>(scratch_.size()) < depth + 1)
       scratch_.push_back(std::make_unique<MoveList>());
@@ -113,6 +138,7 @@ class EngineImpl final : public EngineCore {
                      uint64_t trial, uint32_t max_plies) override {
     const uint64_t key = trial_key(seed, trial);
     Position pos = start;
+    if constexpr (kSequences) seq_turn_start_ = -1;
     int on_roll = 0, passes = 0;
     Outcome out;
     for (uint32_t ply = 0;; ++ply) {
@@ -124,7 +150,32 @@ class EngineImpl final : public EngineCore {
       int d1, d2;
       dice_from_word(stream_draw(key, 2 * uint64_t{ply}), d1, d2);
       bool moved;
-      if (policy == RolloutPolicy::Random) {
+      if constexpr (kSequences) {
+        // A turn of several rolls is listed whole; a start position is turn 1, any other
+        // position is taken to be past the opening turns.
+        if (seq_turn_start_ < 0) seq_turn_start_ = is_start(start) ? 1 : kLateTurn;
+        const int turn = seq_turn_start_ == kLateTurn ? kLateTurn
+                                                      : seq_turn_start_ + static_cast<int>(ply / 2);
+        seq_->generate(pos, d1, d2, turn, turn_list_);
+        moved = !turn_list_.empty();
+        if (moved) {
+          size_t k = 0;
+          if (policy == RolloutPolicy::Random) {
+            const uint64_t word = stream_draw(key, 2 * uint64_t{ply} + 1);
+            k = uniform_from_word(word, static_cast<uint32_t>(turn_list_.size()));
+          } else {
+            int best_score = V::greedy_score(turn_list_[0].result);
+            for (size_t i = 1; i < turn_list_.size(); ++i) {
+              const int sc = V::greedy_score(turn_list_[i].result);
+              if (sc > best_score) {
+                best_score = sc;
+                k = i;
+              }
+            }
+          }
+          pos = turn_list_[k].result.swapped();
+        }
+      } else if (policy == RolloutPolicy::Random) {
         // Only the chosen move is made (Enumerator::pick): the same move as
         // list[uniform(word, n)].
         const uint64_t word = stream_draw(key, 2 * uint64_t{ply} + 1);
@@ -151,6 +202,11 @@ class EngineImpl final : public EngineCore {
     out.winner = -2;
     out.plies = max_plies;
     return out;
+  }
+
+  static bool is_start(const Position& p) noexcept {
+    const Side s = V::make_side(V::start());
+    return p.us == s && p.them == s;
   }
 
   EnumerationStats enumerate_all(const std::vector<Position>& positions, int repeat) override {
@@ -225,9 +281,44 @@ class EngineImpl final : public EngineCore {
     return total;
   }
 
+  // The turn of a sequence policy: as perft_rec, with the turn number of ply `ply`.
+  uint64_t perft_turn_rec(const Position& pos, int depth, bool ordered, int first_turn, int ply,
+                          CancelPoll* poll) {
+    if (depth == 0) return 1;
+    if (V::finished(pos, rules_)) return 0;
+    if (poll) (*poll)();
+    const int turn = first_turn >= kLateTurn ? kLateTurn : first_turn + ply / 2;
+    TurnList& list = *turn_lists_[depth];
+    uint64_t total = 0;
+    for (const Roll& r : rolls(ordered)) {
+      seq_->generate(pos, r.d1, r.d2, turn, list);
+      uint64_t sub = 0;
+      if (depth == 1) {
+        sub = list.empty() ? 1 : list.size();
+      } else if (list.empty()) {
+        sub = perft_turn_rec(pos.swapped(), depth - 1, ordered, first_turn, ply + 1, poll);
+      } else {
+        for (size_t i = 0; i < list.size(); ++i)
+          sub += perft_turn_rec(list[i].result.swapped(), depth - 1, ordered, first_turn,
+                                ply + 1, poll);
+      }
+      total += sub * static_cast<uint64_t>(r.weight);
+    }
+    return total;
+  }
+
+  static constexpr bool kSequences = HasDiceSequence<P>;
+
   Rules rules_;
   P policy_;
   Enumerator<P> enum_;
+  // Turns of several rolls (only for policies that have them)
+  std::unique_ptr<SequenceEnumerator<P>> seq_ =
+      kSequences ? std::make_unique<SequenceEnumerator<P>>(policy_) : nullptr;
+  TurnList turn_list_;
+  MoveList turn_scratch_;
+  std::vector<std::unique_ptr<TurnList>> turn_lists_;  // one per perft depth
+  int seq_turn_start_ = -1;
   P step_policy_;                                   // under V::step_rules(rules_)
   std::vector<std::unique_ptr<MoveList>> scratch_;  // one list per perft depth
 };

@@ -47,6 +47,10 @@
 //                                                      // the state's sources follow the plain
 //                                                      // rule there and one step away; pick()
 //                                                      // then counts two-step moves from masks
+//     int dice_sequence(int d1, int d2, int turn, DiceGroup out[kMaxGroups]) const;
+//                                                      // optional: the turn the roll gives,
+//                                                      // as groups of dice played one after
+//                                                      // the other (SequenceEnumerator below)
 //   };
 //
 // kCommutativeDoubles = true also promises that for_each_step yields at most one step for a
@@ -59,6 +63,8 @@
 #include <bit>
 #include <cstdint>
 #include <cstring>
+#include <array>
+#include <concepts>
 #include <vector>
 
 #include "nardy/movelist.hpp"
@@ -672,6 +678,178 @@ class Enumerator {
   size_t total_ = 0;
   uint32_t quiet_ = 0;  // the start's quiet_points()
   int first_die_ = 0;  // the die of path_[0] (a bear-off step does not say which it was)
+};
+
+// -- turns of several rolls --------------------------------------------------------------
+//
+// Some variants give one roll a longer turn: a sequence of dice groups played one after the
+// other, each group a roll's worth (two dice, or a double's four). A policy that declares
+// dice_sequence(d1, d2, turn, out) says which groups a roll makes on the mover's turn number
+// `turn` (1 = the first; kLateTurn when unknown). The rules over the whole sequence:
+//   - a group is played by the roll rules (as many of its dice as possible, the larger die
+//     when only one of a non-double can be played), from the position the previous one left;
+//   - the next group is played only when the previous one was played in full: a group not
+//     played in full ends the turn (the dice left are lost);
+//   - as many dice as possible over the whole sequence: of all ways to play it, the legal
+//     moves are those that play the most dice (so a play of a group that leaves the next one
+//     unplayable is illegal when another play of it lets the next group be played);
+//   - moves are deduplicated by resulting position, the steps kept being the first found.
+// Plays of the same dice count ending in different positions are not compared by pips: the
+// larger-die rule works inside the group where the turn stops (every sequence a policy gives
+// has its non-double, if any, first, where there is one starting position).
+// The search goes group by group over the distinct positions each group can leave, so a
+// position reached in several ways is continued once. Each group starts a fresh turn state of
+// the policy (begin_turn): per-turn limits of the policy apply per group.
+
+inline constexpr int kLateTurn = 1 << 20;  // a turn number past every opening rule
+
+struct DiceGroup {
+  int d1 = 0;
+  int d2 = 0;
+  [[nodiscard]] constexpr int size() const noexcept { return d1 == d2 ? 4 : 2; }
+};
+
+// A move of a whole turn: where it leads, its steps in order (kMaxTurnSteps at most) and, for
+// variants where the player names dice (the move carries the choice), the named die (0: none).
+struct TurnMove {
+  Position result;
+  uint8_t n_steps = 0;
+  uint8_t named = 0;
+  std::array<Step, kMaxTurnSteps> steps{};
+};
+
+// The moves of a turn, deduplicated by (resulting position, named die).
+class TurnList {
+ public:
+  void clear() noexcept {
+    moves_.clear();
+    seen_.clear();
+    dice_played_ = 0;
+  }
+  // Adds the move (steps `prefix` then `tail`) unless one with the same result and named die
+  // is listed; false when it was.
+  bool add(const Position& result, const Step* prefix, int n_prefix, const Step* tail,
+           int n_tail, int named = 0) {
+    if (!seen_.insert(result, static_cast<uint32_t>(named))) return false;
+    TurnMove& m = moves_.emplace_back();
+    m.result = result;
+    m.named = static_cast<uint8_t>(named);
+    m.n_steps = static_cast<uint8_t>(n_prefix + n_tail);
+    for (int k = 0; k < n_prefix; ++k) m.steps[k] = prefix[k];
+    for (int k = 0; k < n_tail; ++k) m.steps[n_prefix + k] = tail[k];
+    return true;
+  }
+  // A MoveList's moves as they are (a turn of one group).
+  void assign(const MoveList& list, int dice_played) {
+    clear();
+    for (const Move& m : list) add(m.result, m.steps.data(), m.n_steps, nullptr, 0);
+    dice_played_ = dice_played;
+  }
+  [[nodiscard]] size_t size() const noexcept { return moves_.size(); }
+  [[nodiscard]] bool empty() const noexcept { return moves_.empty(); }
+  [[nodiscard]] const TurnMove& operator[](size_t i) const noexcept { return moves_[i]; }
+  [[nodiscard]] const TurnMove* begin() const noexcept { return moves_.data(); }
+  [[nodiscard]] const TurnMove* end() const noexcept { return moves_.data() + moves_.size(); }
+  // Dice the moves play (0 when the turn passes).
+  [[nodiscard]] int dice_played() const noexcept { return dice_played_; }
+  void set_dice_played(int n) noexcept { dice_played_ = n; }
+
+ private:
+  std::vector<TurnMove> moves_;
+  PositionSet seen_;
+  int dice_played_ = 0;
+};
+
+template <class P>
+class SequenceEnumerator {
+ public:
+  explicit SequenceEnumerator(const P& policy) : policy_(policy), base_(policy) {}
+
+  // Every legal move of the turn the roll gives on turn number `turn`; returns the dice played.
+  int generate(const Position& pos, int d1, int d2, int turn, TurnList& out) {
+    DiceGroup groups[kMaxGroups];
+    const int n = policy_.dice_sequence(d1, d2, turn, groups);
+    return generate_groups(pos, groups, n, out);
+  }
+
+  // The same for a given sequence of groups (n <= kMaxGroups); `named` is stored in each move.
+  int generate_groups(const Position& pos, const DiceGroup* groups, int n, TurnList& out,
+                      int named = 0) {
+    out.clear();
+    nodes_.clear();
+    nodes_.push_back(Node{pos, -1, 0, {}});
+    int best = 0, before = 0;
+    size_t lo = 0, hi = 1;
+    for (int k = 0; k < n && lo < hi; ++k) {
+      const DiceGroup g = groups[k];
+      const bool last = k + 1 == n;
+      next_.clear();
+      bool full_seen = false;  // a play of the whole group: partial plays here are not legal
+      for (size_t i = lo; i < hi; ++i) {
+        const Position p = nodes_[i].pos;  // (nodes_ grows below)
+        base_.generate(p, g.d1, g.d2, list_);
+        const int played = base_.dice_played();
+        if (played == g.size() && !last) {
+          full_seen = true;
+          for (const Move& m : list_)
+            if (next_.insert(m.result, 0))
+              nodes_.push_back(Node{m.result, static_cast<int32_t>(i), m.n_steps, m.steps});
+          continue;
+        }
+        if (full_seen && !last) continue;
+        const int score = before + played;
+        if (score == 0 || score < best) continue;
+        if (score > best) {
+          out.clear();
+          best = score;
+        }
+        const int n_prefix = path_to(i);
+        if (played == 0) {
+          out.add(p, path_.data(), n_prefix, nullptr, 0, named);
+        } else {
+          for (const Move& m : list_)
+            out.add(m.result, path_.data(), n_prefix, m.steps.data(), m.n_steps, named);
+        }
+      }
+      lo = hi;
+      hi = nodes_.size();
+      before += g.size();
+    }
+    out.set_dice_played(best);
+    return best;
+  }
+
+ private:
+  struct Node {
+    Position pos;
+    int32_t parent;
+    uint8_t n_steps;
+    std::array<Step, kMaxSteps> steps;  // the group's steps that led here
+  };
+
+  // Writes the steps from the start to node i into path_; returns their number.
+  int path_to(size_t i) {
+    int n = 0;
+    for (int32_t j = static_cast<int32_t>(i); j > 0; j = nodes_[j].parent) n += nodes_[j].n_steps;
+    int at = n;
+    for (int32_t j = static_cast<int32_t>(i); j > 0; j = nodes_[j].parent) {
+      at -= nodes_[j].n_steps;
+      for (int k = 0; k < nodes_[j].n_steps; ++k) path_[at + k] = nodes_[j].steps[k];
+    }
+    return n;
+  }
+
+  const P& policy_;
+  Enumerator<P> base_;
+  MoveList list_;
+  PositionSet next_;
+  std::vector<Node> nodes_;
+  std::array<Step, kMaxTurnSteps> path_{};
+};
+
+template <class P>
+concept HasDiceSequence = requires(const P& p, DiceGroup* g) {
+  { p.dice_sequence(1, 1, 1, g) } -> std::convertible_to<int>;
 };
 
 }  // namespace nardy

@@ -24,6 +24,10 @@ struct Step {
 };
 
 inline constexpr int kMaxSteps = 4;
+// A turn of several rolls (enumerator.hpp's SequenceEnumerator): at most kMaxGroups groups of
+// dice, so at most kMaxTurnSteps steps.
+inline constexpr int kMaxGroups = 6;
+inline constexpr int kMaxTurnSteps = 4 * kMaxGroups;
 
 // A state whose sources follow the plain rule for every die, there and one step away: the
 // occupied points at or above the die whose target is not blocked (no entering, no bearing

@@ -6,6 +6,7 @@
 
 #include "nardy/engine_impl.hpp"
 #include "nardy/variants/backgammon.hpp"
+#include "nardy/variants/gul_bara.hpp"
 #include "nardy/variants/hypergammon.hpp"
 #include "nardy/variants/long_nardy.hpp"
 #include "nardy/variants/nackgammon.hpp"
@@ -53,6 +54,7 @@ const VariantEntry kVariants[] = {
     entry<Hypergammon>(),
     entry<Tavla>(),
     entry<Portes>(),
+    entry<GulBara>(),
 };
 
 std::string normalised(std::string_view name) {

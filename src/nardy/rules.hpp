@@ -35,6 +35,8 @@ struct Rules {
   ShlemStage shlem_stage = ShlemStage::Either;
   ShlemEnd shlem_end = ShlemEnd::Move;
   uint8_t shlem_pass_limit = 4;  // Shlem: consecutive passed turns that end the game (0: never)
+  uint8_t cascade_from_turn = 3;  // Gul bara: each player's turn from which doubles cascade
+                                 // (0: never)
 };
 
 }  // namespace nardy

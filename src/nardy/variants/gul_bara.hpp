@@ -1,0 +1,68 @@
+// Gul bara (Rosespring, Bulgarian): long nardy's board, start and movement without its head
+// and six-block limits, and the doubles cascade: from a given turn of each player on, a double
+// is followed by every higher double up to 6-6, as far as each can be played in full
+// (docs/rules/gul-bara.md).
+#pragma once
+
+#include "nardy/enumerator.hpp"
+#include "nardy/variants/long_nardy.hpp"
+
+namespace nardy {
+
+// Long nardy's steps (no hitting, a single checker holds a point, bearing off from the home
+// quarter) with the turn state set so that neither the head limit nor the six-block rule can
+// apply, and the cascade as the turn's dice sequence.
+struct GulBaraPolicy : LongNardyPolicy {
+  explicit GulBaraPolicy(const Rules& rules = {})
+      : LongNardyPolicy(no_block_rules(rules)), cascade_from_(rules.cascade_from_turn) {}
+
+  int begin_turn(const Position& pos, int, int, State out[2]) const noexcept {
+    out[0].pos = pos;
+    out[0].ours = pos.us.occ1();
+    out[0].theirs = rotate24_half(pos.them.occ1());
+    out[0].their_path = kBoardMask;  // as if every opponent checker were past any block
+    out[0].heads_left = kCheckers;   // any number may leave the start point
+    return 1;
+  }
+
+  // A double from turn cascade_from_ on: that double, then each higher one up to 6-6.
+  int dice_sequence(int d1, int d2, int turn, DiceGroup out[kMaxGroups]) const noexcept {
+    out[0] = DiceGroup{d1, d2};
+    if (d1 != d2 || cascade_from_ == 0 || turn < cascade_from_) return 1;
+    int n = 1;
+    for (int d = d1 + 1; d <= 6; ++d) out[n++] = DiceGroup{d, d};
+    return n;
+  }
+
+ private:
+  static Rules no_block_rules(Rules r) noexcept {
+    r.block_check_at_end = false;
+    r.head_rule = HeadRule::Extended;
+    return r;
+  }
+  int cascade_from_;
+};
+
+struct GulBara : BearOffGame<GulBara> {
+  static constexpr const char* kKey = "GUL_BARA";
+  static constexpr VariantName kNames[] = {
+      {"gul-bara"}, {"gul bara"}, {"rosespring"}, {"rosespring backgammon"},
+      {"crazy narde"}, {"гюлбара"},
+  };
+  using Policies = PolicyList<GulBaraPolicy>;
+
+  static constexpr int kCheckers = LongNardy::kCheckers;
+  static constexpr bool kHasBar = false;
+  static constexpr int to_mover(int j) noexcept { return LongNardy::to_mover(j); }
+  static constexpr uint32_t to_mover_mask(uint32_t m) noexcept {
+    return LongNardy::to_mover_mask(m);
+  }
+  static constexpr SideArray start() noexcept { return LongNardy::start(); }
+
+  static constexpr const char* kKinds[] = {"single", "double"};
+  static constexpr int loss_kind(const Side&) noexcept { return 1; }
+
+  static int greedy_score(const Position& after) noexcept { return LongNardy::greedy_score(after); }
+};
+
+}  // namespace nardy
