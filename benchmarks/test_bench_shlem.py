@@ -33,7 +33,7 @@ def shlem_positions() -> list[nardy.Position]:
     while len(out) < N_POSITIONS:
         key, turn = nardy.Position(v).key, nardy.WHITE
         for _ in range(rng.randint(10, 120)):
-            if nardy._core.shlem_status(key)["over"] or len(out) == N_POSITIONS:
+            if e.status(key)["over"] or len(out) == N_POSITIONS:
                 break
             out.append(nardy.Position._raw(v, key, turn))
             ms = e.legal(key, rng.randint(1, 6), rng.randint(1, 6))

@@ -7,6 +7,7 @@
 #include <pybind11/stl.h>
 
 #include <chrono>
+#include <optional>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -17,7 +18,6 @@
 #include "interrupt.hpp"
 #include "nardy/engine.hpp"
 #include "nardy/registry.hpp"
-#include "nardy/variants/shlem.hpp"
 
 namespace py = pybind11;
 using namespace nardy;
@@ -224,6 +224,7 @@ void register_batch(py::module_& m);  // src/bindings_batch.cpp
 void register_moves(py::module_& m);  // src/bindings_moves.cpp
 void register_vector(py::module_& m);  // src/bindings_vector.cpp
 void register_steps(py::module_& m);  // src/bindings_steps.cpp
+void register_codecs(py::module_& m);  // src/bindings_codecs.cpp
 
 PYBIND11_MODULE(_core, m) {
   m.doc() = "nardy's C++ core: packed positions, the full-move enumerator, perft";
@@ -245,36 +246,33 @@ PYBIND11_MODULE(_core, m) {
       .value("MOVE", ShlemEnd::Move)
       .value("CLAIM", ShlemEnd::Claim);
 
-  m.def("encode", [](const SideArray& us, const SideArray& them) {
-    return to_key(Position{shlem::make_side(us), shlem::make_side(them)});
-  }, "Packs two side arrays (validated by the caller) into a key; -1 = a Shlem prisoner.");
-  m.def("decode", [](const Key& k) {
+  // Side arrays <-> keys through the variant's traits (a variant may keep state beyond the
+  // counts, written into its side arrays its own way: Shlem's prisoners as -1). Without a
+  // variant only plain counts pass.
+  m.def("encode", [](const SideArray& us, const SideArray& them, std::optional<Variant> v) {
+    if (v) {
+      const VariantEntry& e = variant_entry(*v);
+      return to_key(Position{e.make_side(us), e.make_side(them)});
+    }
+    for (int k = 0; k < kSlots; ++k)
+      if (us[k] < 0 || them[k] < 0 || us[k] > kMaxCount || them[k] > kMaxCount)
+        raise_nardy("InvalidPositionError",
+                    "a count outside 0..15 needs the variant that gives it a meaning");
+    return to_key(Position{make_side(us), make_side(them)});
+  }, py::arg("us"), py::arg("them"), py::arg("variant") = py::none(),
+     "Packs two side arrays (validated by the caller) into a key.");
+  m.def("decode", [](const Key& k, std::optional<Variant> v) {
     const Position p = from_key(k);
-    return std::make_pair(shlem::side_array(p.us), shlem::side_array(p.them));
-  }, "Unpacks a key into (mover, opponent) side arrays; -1 = a Shlem prisoner.");
-  m.def("shlem_status", [](const Key& k, ShlemEnd end, int passes, int pass_limit) {
-    if (pass_limit < 0 || pass_limit > 255) throw py::value_error("pass_limit must be 0..255");
-    Rules r;
-    r.shlem_end = end;
-    r.shlem_pass_limit = static_cast<uint8_t>(pass_limit);
-    const shlem::Status st = shlem::status(from_key(k), r, passes);
-    static const char* reasons[] = {"", "blockade", "no_material", "left_start", "passes"};
-    py::dict d;
-    d["over"] = st.over;
-    d["winner"] = st.winner;
-    d["value"] = st.value;
-    d["reason"] = reasons[static_cast<int>(st.reason)];
-    d["us_blockade"] = st.us_blockade;
-    d["them_blockade"] = st.them_blockade;
-    d["claimable"] = st.claimable;
-    return d;
-  }, py::arg("key"), py::arg("end") = ShlemEnd::Move, py::arg("passes") = 0,
-     py::arg("pass_limit") = 4,
-     "Shlem end-of-game state with the key's mover on roll: over, winner (+1 mover, -1 other, "
-     "0 draw/none), value (points), reason ('', 'blockade', 'no_material', 'left_start', "
-     "'passes'), us_blockade / them_blockade (longest runs of closed points on the opponent's "
-     "line), claimable (claim mode: the mover may claim now). `passes` = consecutive passed "
-     "turns just before.");
+    if (v) {
+      const VariantEntry& e = variant_entry(*v);
+      return std::make_pair(e.side_array(p.us), e.side_array(p.them));
+    }
+    if ((p.us.w[1] | p.them.w[1]) >> (4 * (kSlots - 16)))
+      raise_nardy("InvalidPositionError",
+                  "this key holds state beyond the counts: decode it with its variant");
+    return std::make_pair(side_array(p.us), side_array(p.them));
+  }, py::arg("key"), py::arg("variant") = py::none(),
+     "Unpacks a key into (mover, opponent) side arrays.");
   m.def("swap", [](const Key& k) {
     return Key{{k.w[2], k.w[3], k.w[0], k.w[1]}};
   });
@@ -512,6 +510,25 @@ Empty when the player cannot move (the turn passes).)doc")
          "None while the game goes on with the key's mover on roll, else (winner: +1 the mover, "
          "-1 the other player, 0 a draw; result kind; points). `passes` = consecutive passed "
          "turns just before.")
+      .def("status", [](const Engine& e, const Key& k, int passes) {
+        if (passes < 0) raise_nardy("Error", "passes must be >= 0");
+        StatusFields f;
+        e.status(from_key(k), passes, f);
+        py::dict d;
+        for (int i = 0; i < f.n; ++i) {
+          const StatusField& x = f.field[i];
+          if (x.word)
+            d[x.name] = py::str(x.word);
+          else if (x.flag)
+            d[x.name] = py::bool_(x.value != 0);
+          else
+            d[x.name] = py::int_(x.value);
+        }
+        return d;
+      }, py::arg("key"), py::arg("passes") = 0,
+         "Where the game stands with the key's mover on roll, in the variant's own fields "
+         "(always `over` and `winner`: +1 the mover, -1 the other player, 0 none or a draw). "
+         "`passes` = consecutive passed turns just before.")
       .def("perft", [](Engine& e, const Key& k, int depth, bool ordered,
                        const nardy_py::CancelToken* token) {
         if (depth < 0) throw py::value_error("depth must be >= 0");
@@ -593,4 +610,5 @@ KeyboardInterrupt. Ctrl-C stops them without one.)doc")
   register_moves(m);
   register_vector(m);
   register_steps(m);
+  register_codecs(m);
 }

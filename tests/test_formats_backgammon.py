@@ -15,7 +15,6 @@ import json
 import random
 import subprocess
 import sys
-import types
 from pathlib import Path
 
 import pytest
@@ -27,33 +26,10 @@ SRC = ROOT / "python"
 
 
 def _load_formats():
-    """Import nardy.formats, from the source tree if nardy is not installed.
-
-    nardy/__init__ imports the compiled ``nardy._core``, which these
-    pure-Python codecs do not need: if importing the package fails for any
-    reason (core not built, or built from other sources), nardy.errors and
-    nardy.formats are loaded under a bare ``nardy`` package, and sys.modules
-    is restored afterwards so that other test modules still see the real
-    failure.
-    """
+    """nardy.formats, from the source tree if nardy is not installed."""
     if importlib.util.find_spec("nardy") is None:
         sys.path.insert(0, str(SRC))
-    try:
-        return importlib.import_module("nardy.formats")
-    except Exception:  # noqa: BLE001 - any failure of the package __init__
-        pass
-    saved = {k: v for k, v in sys.modules.items() if k == "nardy" or k.startswith("nardy.")}
-    for k in saved:
-        del sys.modules[k]
-    pkg = types.ModuleType("nardy")
-    pkg.__path__ = [str(SRC / "nardy")]
-    sys.modules["nardy"] = pkg
-    try:
-        return importlib.import_module("nardy.formats")
-    finally:
-        for k in [k for k in sys.modules if k == "nardy" or k.startswith("nardy.")]:
-            del sys.modules[k]
-        sys.modules.update(saved)
+    return importlib.import_module("nardy.formats")
 
 
 F = _load_formats()

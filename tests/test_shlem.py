@@ -26,6 +26,7 @@ except ImportError:  # plain `pytest` puts tests/ on sys.path instead of the roo
     from reference import shlem_ref as R  # type: ignore[no-redef]
 
 V = nardy.Shlem()
+SHLEM_ID = _core.Variant.SHLEM
 ROLLS = [(a, b) for a in range(1, 7) for b in range(1, a + 1)]
 SLOW = bool(os.environ.get("NARDY_SLOW"))
 
@@ -77,7 +78,7 @@ def to_ref(p):
 
 def ref_keys(p, dice, stage="either"):
     st = to_ref(p)
-    return {_core.encode(*R.to_sides(s, p.turn)) for s in R.legal_results(st, p.turn, dice, stage)}
+    return {_core.encode(*R.to_sides(s, p.turn), SHLEM_ID) for s in R.legal_results(st, p.turn, dice, stage)}
 
 
 def core_keys(p, dice):
@@ -575,7 +576,8 @@ def test_afterstates_arrays_carry_prisoners():
     out, offsets = batch.afterstates(arr, (4, 3), V)
     assert offsets[-1] == len(p.legal_moves((4, 3)))
     assert (out == -1).any()  # some results hold a prisoner (e.g. 15/23/33)
-    keys = {_core.encode(tuple(int(x) for x in row[0]), tuple(int(x) for x in row[1]))
+    keys = {_core.encode(tuple(int(x) for x in row[0]), tuple(int(x) for x in row[1]),
+                         SHLEM_ID)
             for row in out}
     assert keys == set(p.legal_moves((4, 3)).keys())
 
@@ -591,7 +593,7 @@ def random_positions(n, seed, variant):
         p = nardy.Position(variant)
         key, turn = p.key, WHITE
         for _ in range(rng.randint(1, 160)):
-            if _core.shlem_status(key)["over"]:
+            if e.status(key)["over"]:
                 break
             roll = (rng.randint(1, 6), rng.randint(1, 6))
             out.append((key, turn, roll))
@@ -624,11 +626,11 @@ def test_core_matches_reference_on_random_positions(stage, n, seed):
     seen = {"prisoner": 0, "hit": 0, "stage2": 0, "closed_far": 0, "double": 0, "pass": 0}
     bad = []
     for key, turn, roll in random_positions(n, seed, v):
-        us, them = _core.decode(key)
+        us, them = _core.decode(key, SHLEM_ID)
         st = R.from_sides(us, them, turn)
         assert R.is_valid(st)
         assert R.to_sides(st, turn) == (tuple(us), tuple(them))
-        ref = {_core.encode(*R.to_sides(s, turn)) for s in R.legal_results(st, turn, roll, stage)}
+        ref = {_core.encode(*R.to_sides(s, turn), SHLEM_ID) for s in R.legal_results(st, turn, roll, stage)}
         core = set(e.legal(key, *roll).keys())
         if ref != core:
             bad.append((us, them, turn, roll, len(ref), len(core)))
@@ -638,7 +640,8 @@ def test_core_matches_reference_on_random_positions(stage, n, seed):
         seen["pass"] += not core
         # end-of-game detection agrees too (both end rules)
         for end in ("move", "claim"):
-            c = _core.shlem_status(key, getattr(_core.ShlemEnd, end.upper()))
+            c = _core.Engine(_core.Variant.SHLEM,
+                              shlem_end=getattr(_core.ShlemEnd, end.upper())).status(key)
             r = R.status(st, turn, end)
             win = None if not c["over"] or c["winner"] == 0 else (
                 turn if c["winner"] == 1 else 1 - turn)
@@ -653,10 +656,10 @@ def test_core_matches_reference_all_rolls_midgame():
     v = nardy.Shlem()
     e = v.engine
     for key, turn, _ in random_positions(30, 99, v):
-        us, them = _core.decode(key)
+        us, them = _core.decode(key, SHLEM_ID)
         st = R.from_sides(us, them, turn)
         for roll in ROLLS:
-            ref = {_core.encode(*R.to_sides(s, turn)) for s in R.legal_results(st, turn, roll)}
+            ref = {_core.encode(*R.to_sides(s, turn), SHLEM_ID) for s in R.legal_results(st, turn, roll)}
             assert ref == set(e.legal(key, *roll).keys()), (us, them, roll)
 
 

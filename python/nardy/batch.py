@@ -44,9 +44,9 @@ from typing import Any, Union
 import numpy as np
 
 from nardy import _core, _validate
-from nardy.errors import Error, InvalidDiceError, InvalidPositionError
+from nardy.errors import Error, InvalidDiceError, InvalidIdError, InvalidPositionError
 from nardy.position import Position
-from nardy.variants import WHITE, Variant, as_variant
+from nardy.variants import BLACK, WHITE, Variant, as_variant
 
 #: Encodings: name -> (width, description). See src/nardy/features.hpp for the exact units.
 ENCODINGS: dict[str, tuple[int, str]] = {
@@ -346,10 +346,111 @@ def encode(boards: PositionsLike, kind: str | None = None, on_roll: int | Any = 
     return _core.batch_encode(arr, k, roll, out, k == "shlem")
 
 
+# -- gnubg Position IDs and XGIDs -----------------------------------------------------------
+def _gnubg_variant(v: Variant, what: str) -> Variant:
+    if not v.gnubg_ids:
+        raise InvalidIdError(f"{what} describes a backgammon board, not a {v.name} position")
+    return v
+
+
+def _id_array(ids: Any, what: str) -> np.ndarray:
+    """A 1-d numpy string array of ``ids`` (a str or bytes array is taken as it is)."""
+    if isinstance(ids, (str, bytes)):
+        raise InvalidIdError(f"{what} must be a sequence of IDs, not one {type(ids).__name__}")
+    if isinstance(ids, np.ndarray):
+        arr = ids
+    else:
+        try:
+            arr = np.asarray(ids if isinstance(ids, (list, tuple)) else list(ids))
+        except (TypeError, ValueError) as exc:
+            raise InvalidIdError(f"{what} must be a sequence of str ({exc})") from None
+    if arr.size == 0 and arr.dtype.kind not in "US":
+        arr = np.zeros(0, dtype="<U14").reshape(arr.shape[:1] if arr.ndim else (0,))
+    if arr.ndim != 1 or arr.dtype.kind not in "US":
+        raise InvalidIdError(f"{what} must be a 1-d sequence of str, got an array of shape "
+                             f"{arr.shape} and dtype {arr.dtype}")
+    return arr
+
+
+def to_position_ids(boards: PositionsLike,
+                    variant: Variant | type[Variant] | str | None = None) -> np.ndarray:
+    """The gnubg Position IDs of (N, 2, 26) rows (side 0 the player on roll), or of a list of
+    Positions, as a (N,) ``'<U14'`` array (elements compare equal to ``str``). Rows are
+    validated (:class:`~nardy.InvalidPositionError`). The work is C++ with the GIL released.
+    """
+    arr, v = _resolve(boards, variant)
+    _gnubg_variant(v, "a gnubg Position ID")
+    return _core.batch_position_ids(v.engine, arr)  # type: ignore[no-any-return]
+
+
+def from_position_ids(ids: Any, variant: Variant | type[Variant] | str | None = None) -> Boards:
+    """(N, 2, 26) int8 :class:`Boards` (side 0 the player on roll) of N gnubg Position IDs (a
+    sequence of str, or a numpy ``U``/``S`` array). A malformed ID raises
+    :class:`~nardy.InvalidIdError` naming its index. C++ with the GIL released."""
+    v = _gnubg_variant(as_variant(variant), "a gnubg Position ID")
+    arr = _core.batch_from_position_ids(v.engine, _id_array(ids, "ids"))
+    return _boards(arr, v, 0)
+
+
+def _xgid_turns(turn: Any, n: int) -> np.ndarray:
+    """XGID turns (1: the bottom player, white, is on roll; -1: black) of colours."""
+    if isinstance(turn, np.ndarray) and turn.ndim == 0:
+        turn = turn[()]
+    if isinstance(turn, (list, tuple, np.ndarray)):
+        colors = np.asarray(turn)
+        if colors.shape != (n,) or colors.dtype.kind not in "iu":
+            raise InvalidIdError(f"turn must be one colour or ({n},) colours, got shape "
+                                 f"{colors.shape} and dtype {colors.dtype}")
+        if n and not np.isin(colors, (WHITE, BLACK)).all():
+            raise InvalidIdError("turn values must be 0 (white) or 1 (black)")
+        return np.where(colors == WHITE, 1, -1).astype(np.int8)
+    c = _validate.color(turn, "turn", error=InvalidIdError)
+    return np.full(n, 1 if c == WHITE else -1, dtype=np.int8)
+
+
+def to_xgids(boards: PositionsLike, variant: Variant | type[Variant] | str | None = None,
+             turn: int | Sequence[int] | np.ndarray = WHITE) -> np.ndarray:
+    """XGIDs of (N, 2, 26) rows (side 0 the player on roll, of colour ``turn``: one colour or
+    one per row; white is XGID's bottom player), as :meth:`Position.to_xgid` writes them (cube
+    centred at 1, money play, no dice). A (N,) numpy unicode array. C++, GIL released."""
+    arr, v = _resolve(boards, variant)
+    _gnubg_variant(v, "an XGID")
+    return _core.batch_xgids(v.engine, arr, _xgid_turns(turn, len(arr)))  # type: ignore[no-any-return]
+
+
+#: the columns of :func:`from_xgids`'s ``fields``
+XGID_FIELDS = ("cube", "cube_position", "turn", "dice", "action", "score_bottom", "score_top",
+               "rules", "match_length", "max_cube")
+
+
+def from_xgids(ids: Any, variant: Variant | type[Variant] | str | None = None, *,
+               fields: bool = False) -> tuple[Any, ...]:
+    """The positions of N XGIDs: ``(boards, turn)``, :class:`Boards` from the view of the
+    player on roll and their colours as an (N,) int8 array (white = XGID's bottom player).
+    With ``fields=True`` also a dict of arrays with the other fields (:data:`XGID_FIELDS`:
+    cube and max_cube as values, cube_position and turn as written (1 bottom, -1 top), dice
+    (N, 2) as written, action 0 none / 1 D / 2 B / 3 R, scores, rules, match_length).
+    A malformed XGID raises :class:`~nardy.InvalidIdError` naming its index."""
+    v = _gnubg_variant(as_variant(variant), "an XGID")
+    arr, raw = _core.batch_from_xgids(v.engine, _id_array(ids, "xgids"))
+    turn = np.where(raw[:, 2] == 1, WHITE, BLACK).astype(np.int8)
+    boards = _boards(arr, v, 0)
+    if not fields:
+        return boards, turn
+    cols = {
+        "cube": np.left_shift(1, raw[:, 0]), "cube_position": raw[:, 1], "turn": raw[:, 2],
+        "dice": raw[:, 3:5], "action": raw[:, 5], "score_bottom": raw[:, 6],
+        "score_top": raw[:, 7], "rules": raw[:, 8], "match_length": raw[:, 9],
+        "max_cube": np.left_shift(1, raw[:, 10]),
+    }
+    return boards, turn, cols
+
+
 def _threads(threads: int) -> int:
     return _validate.integer(threads, "threads (0: all cores)", 0,  # type: ignore[no-any-return]
                              _validate.MAX_THREADS)
 
 
-__all__ = ["ENCODINGS", "Boards", "afterstate_features", "afterstates", "as_boards", "default_encoding",
-           "encode", "encoding_width", "from_array", "to_array"]
+__all__ = ["ENCODINGS", "XGID_FIELDS", "Boards", "afterstate_features", "afterstates", "as_boards",
+           "default_encoding", "encode", "encoding_width", "from_array", "from_position_ids",
+           "from_xgids", "to_array", "to_position_ids", "to_xgids"]

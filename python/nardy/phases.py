@@ -278,7 +278,8 @@ class Turns(GameCore):
         self._position = Position._raw(pos.variant, key, 1 - mover)
         self._history.append(Action("move", mover, dice, mv))
         self._undo.append(snap)
-        self._after_move(mover, _core.decode(key)[1][25] == pos.variant.checkers)
+        self._after_move(mover, _core.decode(key, pos.variant.core_variant)[1][25]
+                         == pos.variant.checkers)
 
     def pass_turn(self) -> None:
         """Passes when the dice allow no move (else :class:`IllegalMoveError`)."""

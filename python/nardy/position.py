@@ -211,7 +211,7 @@ class Position:
         v = as_variant(variant)
         side = v.initial_side()
         self._variant = v
-        self._key: Key = _core.encode(side, side)
+        self._key: Key = _core.encode(side, side, v.core_variant)
         self._turn = WHITE
 
     # -- construction --------------------------------------------------------------------
@@ -239,13 +239,13 @@ class Position:
         """A position from the mover's and the opponent's side arrays (26 counts each, own
         coordinates: 0..23 points by distance, 24 bar, 25 borne off). Validated."""
         v = as_variant(variant)
-        us = _side(mover, "mover")
-        them = _side(opponent, "opponent")
+        us = _side(mover, "mover", v.checkers)
+        them = _side(opponent, "opponent", v.checkers)
         turn = _validate.color(turn, "turn", error=InvalidPositionError)
         err = _core.validate(v.core_variant, us, them)
         if err:
             raise InvalidPositionError(err)
-        return cls._raw(v, _core.encode(us, them), turn)
+        return cls._raw(v, _core.encode(us, them, v.core_variant), turn)
 
     @classmethod
     def from_colors(
@@ -287,39 +287,34 @@ class Position:
         """A position from a gnubg Position ID (``4HPwATDgc/ABMA``), which holds the checkers
         of the player on roll and the other, not their colours: ``turn`` says who is on roll.
         For variants with gnubg's board (backgammon and its rule options)."""
-        from nardy.formats.gnubg_id import decode_position_id
+        from nardy.formats.gnubg_id import _b64_check
 
         v = _gnubg_variant(variant, "a gnubg Position ID")
-        mover, opponent = decode_position_id(pid)
-        return cls.from_sides(v, mover, opponent, _turn(turn))
+        t = _turn(turn)
+        if not isinstance(pid, str) or len(pid) != 14 or not pid.isascii():
+            _b64_check(pid, 14, "Position ID")
+        return cls._raw(v, _core.position_id_key(v.engine, pid), t)
 
     def to_position_id(self) -> str:
         """The gnubg Position ID of the checkers (the colour on roll is not in it)."""
-        from nardy.formats.gnubg_id import encode_position_id
-
         _gnubg_variant(self._variant, "a gnubg Position ID")
-        us, them = self.sides()
-        return encode_position_id(us, them)
+        return _core.key_position_id(self._key)  # type: ignore[no-any-return]
 
     @classmethod
     def from_xgid(cls, xgid: str, variant: Variant | type[Variant] | str | None = None) -> Position:
         """The position of an XGID (``XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10``):
         the bottom player (X) is white, the top player (O) black. The cube, dice and score are
         game state: :func:`nardy.formats.decode_xgid` reads them."""
-        from nardy.formats.xgid import decode_xgid
-
         v = _gnubg_variant(variant, "an XGID")
-        rec = decode_xgid(xgid)
-        return cls.from_sides(v, rec.mover, rec.opponent, WHITE if rec.turn == 1 else BLACK)
+        _validate.text(xgid, "an XGID", _validate.MAX_ID_CHARS, error=InvalidIdError)
+        key, turn = _core.xgid_key(v.engine, xgid)
+        return cls._raw(v, key, WHITE if turn == 1 else BLACK)
 
     def to_xgid(self) -> str:
         """The XGID of the position, white the bottom player (X), cube centred at 1, money
         play, no dice rolled."""
-        from nardy.formats.xgid import XgidRecord, encode_xgid
-
         _gnubg_variant(self._variant, "an XGID")
-        us, them = self.sides()
-        return encode_xgid(XgidRecord(us, them, turn=1 if self._turn == WHITE else -1))
+        return _core.key_xgid(self._key, 1 if self._turn == WHITE else -1)  # type: ignore[no-any-return]
 
     @classmethod
     def from_fibs(cls, line: str, variant: Variant | type[Variant] | str | None = None) -> Position:
@@ -360,7 +355,7 @@ class Position:
 
     def sides(self) -> tuple[SideArray, SideArray]:
         """(mover, opponent) side arrays."""
-        us, them = _core.decode(self._key)
+        us, them = _core.decode(self._key, self._variant.core_variant)
         return tuple(us), tuple(them)
 
     def side(self, color: int) -> SideArray:
@@ -529,7 +524,9 @@ def parse_position(text: str, variant: Variant | type[Variant] | str | None = No
         f"gnubg Position ID ('4HPwATDgc/ABMA')")
 
 
-def _side(values: Sequence[int], who: str) -> tuple[int, ...]:
+def _side(values: Sequence[int], who: str, checkers: int) -> tuple[int, ...]:
+    """A side array of plain ints; 25 entries (gnubg's layout, no off count) get the off count
+    the variant's ``checkers`` leave. The variant's core checks the counts."""
     try:
         raw = tuple(values)
     except TypeError:
@@ -542,11 +539,11 @@ def _side(values: Sequence[int], who: str) -> tuple[int, ...]:
             raise InvalidPositionError(f"{who} side must hold integers, got {raw!r}")
         side = tuple(int(x) for x in raw)
     if len(side) == 25:  # gnubg's layout without the off count
-        side = side + (15 - sum(side),)
+        side = side + (checkers - sum(abs(n) for n in side),)
     if len(side) != 26:
         raise InvalidPositionError(f"{who} side must be 26 integers (24 points, bar, off)")
-    if min(side) < -1 or max(side) > 15:  # -1: a Shlem prisoner (the core validates)
-        raise InvalidPositionError(f"{who} side has a count outside 0..15: {side}")
+    if min(side) < -1 or max(side) > checkers:  # -1: a marked checker (the core validates)
+        raise InvalidPositionError(f"{who} side has a count outside 0..{checkers}: {side}")
     return side
 
 

@@ -209,7 +209,7 @@ class Variant:
                     hit_now.add(j)
         if min(us) < 0:
             raise IllegalMoveError(f"{text!r} moves checkers the player does not have")
-        idx: int = moves.find(_core.encode(tuple(us), tuple(them)))
+        idx: int = moves.find(_core.encode(tuple(us), tuple(them), self.core_variant))
         return idx
 
     def one_die_each(self, steps: Any, legal_steps: Any, dice: tuple[int, int]) -> bool:
@@ -490,11 +490,7 @@ class Shlem(Variant):
         """The end-of-game state of ``position`` (its mover on roll; ``passes`` = consecutive
         passed turns just before): over, winner (a colour or None), value (points), reason,
         the longest blockade of each colour, and whether the player on roll may claim."""
-        r = self.rules
-        st = _core.shlem_status(
-            position.key,
-            _core.ShlemEnd.CLAIM if r["blockade_end"] == "claim" else _core.ShlemEnd.MOVE,
-            passes, r["pass_limit"])
+        st = self.engine.status(position.key, passes)
         turn = position.turn
         winner = None if not st["over"] or st["winner"] == 0 else (
             turn if st["winner"] == 1 else 1 - turn)
@@ -521,7 +517,7 @@ class Shlem(Variant):
             hits.update(p for p, h in chain[1:] if h)
         us0, them0 = position.sides()
         for k, key in enumerate(moves.keys()):
-            us1, them1 = _core.decode(key)
+            us1, them1 = _core.decode(key, self.core_variant)
             if [abs(us1[i]) - abs(us0[i]) for i in range(25)] != delta:
                 continue
             hit_now = {self.to_mover(j) for j in range(24) if them0[j] and not them1[j]}

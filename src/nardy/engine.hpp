@@ -71,6 +71,7 @@ class EngineCore {
   virtual bool finished(const Position& pos) const noexcept = 0;
   virtual bool game_end(const Position& pos, int on_roll, int passes,
                         Outcome& out) const noexcept = 0;
+  virtual void status(const Position& pos, int passes, StatusFields& out) const noexcept = 0;
   virtual int greedy_score(const Position& after) const noexcept = 0;
   virtual size_t choose_greedy(const MoveList& list) const noexcept = 0;
   virtual Outcome play_trial(MoveList& scratch, const Position& start, RolloutPolicy policy,
@@ -148,6 +149,12 @@ class Engine {
   // just before. Fills winner/kind/points of `out` when over.
   bool game_end(const Position& pos, int on_roll, int passes, Outcome& out) const noexcept {
     return core_->game_end(pos, on_roll, passes, out);
+  }
+
+  // Where the game stands with pos.us on roll after `passes` passed turns, in the variant's
+  // own terms (traits.hpp: V::status): whether it is over, who wins, and what decides it.
+  void status(const Position& pos, int passes, StatusFields& out) const noexcept {
+    core_->status(pos, passes, out);
   }
 
   // The greedy rollout policy's score of a resulting position, and its choice in a list

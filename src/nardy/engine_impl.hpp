@@ -115,6 +115,10 @@ class EngineImpl final : public EngineCore {
     return V::game_end(pos, rules_, on_roll, passes, out);
   }
 
+  void status(const Position& pos, int passes, StatusFields& out) const noexcept override {
+    V::status(pos, rules_, passes, out);
+  }
+
   int greedy_score(const Position& after) const noexcept override {
     return V::greedy_score(after);
   }

@@ -41,6 +41,7 @@ constexpr VariantEntry entry() {
       [](int j) { return V::to_mover(j); },
       &V::validate,
       [](const SideArray& a) { return V::make_side(a); },
+      [](const Side& s) { return V::side_array(s); },
       [](const Rules& r) { return make_engine<V>(r, typename V::Policies{}); },
   };
 }

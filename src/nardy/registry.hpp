@@ -24,6 +24,7 @@ struct VariantEntry {
   int (*to_mover)(int j);
   std::string (*validate)(const SideArray& us, const SideArray& them);
   Side (*make_side)(const SideArray& side);
+  SideArray (*side_array)(const Side& side);
   std::unique_ptr<EngineCore> (*make_engine)(const Rules& rules);
 };
 

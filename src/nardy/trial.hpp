@@ -48,4 +48,28 @@ struct Outcome {
   uint32_t plies = 0;
 };
 
+// A variant's view of where a game stands (Engine::status): named numbers, flags and words,
+// as many as the variant reports (at most kMaxStatusFields).
+inline constexpr int kMaxStatusFields = 12;
+
+struct StatusField {
+  const char* name;
+  int value;         // the number, or 0/1 for a flag
+  const char* word;  // a word instead of a number (nullptr when none)
+  bool flag;         // value is true/false
+};
+
+struct StatusFields {
+  StatusField field[kMaxStatusFields];
+  int n = 0;
+  void number(const char* name, int v) noexcept { put({name, v, nullptr, false}); }
+  void flag(const char* name, bool v) noexcept { put({name, v ? 1 : 0, nullptr, true}); }
+  void word(const char* name, const char* w) noexcept { put({name, 0, w, false}); }
+
+ private:
+  void put(const StatusField& f) noexcept {
+    if (n < kMaxStatusFields) field[n++] = f;
+  }
+};
+
 }  // namespace nardy

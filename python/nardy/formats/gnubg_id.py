@@ -1,6 +1,8 @@
 """GNU Backgammon Position ID and Match ID.
 
-Pure Python; the only nardy import is :mod:`nardy.errors`.
+The Position ID codec runs in C++ (``src/nardy/codecs.cpp``, through :mod:`nardy._core`);
+:func:`nardy.batch.to_position_ids` and :func:`nardy.batch.from_position_ids` code whole
+numpy arrays of boards at once. The Match ID is Python.
 
 Position ID
 ===========
@@ -85,6 +87,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Optional, Sequence, Tuple
 
+from nardy import _core
 from nardy.errors import (
     InvalidDiceError,
     InvalidIdError,
@@ -169,32 +172,17 @@ def _side_from_counts(counts: Sequence[int]) -> Side:
     return tuple(counts) + (CHECKERS - sum(counts),)
 
 
-def _b64_values(s: str, length: int, what: str) -> list:
+def _b64_check(s: str, length: int, what: str) -> None:
+    """Raises InvalidIdError saying what is wrong unless ``s`` is ``length`` base64 characters."""
     if not isinstance(s, str):
         raise InvalidIdError(f"a {what} must be a str, got {type(s).__name__}")
     if len(s) != length:
         raise InvalidIdError(f"a {what} has {length} characters, got {len(s)}: {s!r}")
-    values = []
     for k, c in enumerate(s):
-        v = _B64_VALUE.get(c)
-        if v is None:
+        if c not in _B64_VALUE:
             raise InvalidIdError(
                 f"character {c!r} at offset {k} of {what} {s!r} is not in the base64 alphabet"
             )
-        values.append(v)
-    return values
-
-
-def _b64_encode(data: bytes, nchars: int) -> str:
-    n = int.from_bytes(data, "big")
-    nbits = nchars * 6
-    n <<= nbits - 8 * len(data)
-    return "".join(_B64[(n >> (nbits - 6 * (k + 1))) & 63] for k in range(nchars))
-
-
-def _bits_le(data: bytes) -> int:
-    """The key as one integer whose bit k is key bit k (LSB-first bytes)."""
-    return int.from_bytes(data, "little")
 
 
 # ---------------------------------------------------------------------------
@@ -209,15 +197,7 @@ def encode_position_id(mover, opponent) -> str:
     :class:`~nardy.errors.InvalidPositionError` for an invalid position.
     """
     m, o = _check_sides(mover, opponent)
-    key = 0
-    pos = 0
-    for side in (o, m):  # gnubg: anBoard[0] (not on roll) first
-        for i in range(25):
-            n = side[i]
-            key |= ((1 << n) - 1) << pos
-            pos += n + 1
-    # pos <= 15 + 15 + 50 = 80
-    return _b64_encode(key.to_bytes(10, "little"), 14)
+    return _core.encode_position_id(m, o)  # type: ignore[no-any-return]
 
 
 def decode_position_id(s: str) -> Tuple[Side, Side]:
@@ -226,43 +206,8 @@ def decode_position_id(s: str) -> Tuple[Side, Side]:
     Raises :class:`~nardy.errors.InvalidIdError` on any malformed ID.
     """
     if not isinstance(s, str) or len(s) != 14 or not s.isascii():
-        _b64_values(s, 14, "Position ID")  # raises, saying what is wrong
-    try:
-        data = base64.b64decode(s + "==", validate=True)
-    except (binascii.Error, ValueError):
-        _b64_values(s, 14, "Position ID")  # names the offending character
-        raise InvalidIdError(f"Position ID {s!r} is not base64") from None
-    if _B64_VALUE[s[-1]] & 0xF:
-        raise InvalidIdError(
-            f"Position ID {s!r}: its last character {s[-1]!r} sets bits past the 80-bit key"
-        )
-    # bit k of the key at offset k; a side's 25 counts are the runs of ones between zeros
-    bits = format(int.from_bytes(data, "little"), "080b")[::-1]
-    runs = bits.split("0")
-    sides = []
-    for k, who in enumerate(("opponent (player not on roll)", "mover (player on roll)")):
-        counts = [len(r) for r in runs[25 * k:25 * k + 25]]
-        if len(runs) <= 25 * k + 25:
-            raise InvalidIdError(
-                f"Position ID {s!r}: the key ends before the {who} is complete "
-                "(too many checkers)"
-            )
-        total = sum(counts)
-        if total > CHECKERS:
-            raise InvalidIdError(
-                f"Position ID {s!r}: the {who} has {total} checkers on points and bar "
-                f"(at most {CHECKERS})"
-            )
-        sides.append(_side_from_counts(counts))
-    if any(runs[50:]):
-        raise InvalidIdError(f"Position ID {s!r}: nonzero bits after the last side")
-    opponent, mover = sides
-    for i in range(24):
-        if mover[i] and opponent[23 - i]:
-            raise InvalidIdError(
-                f"Position ID {s!r}: the mover's point {i + 1} is held by both sides"
-            )
-    return mover, opponent
+        _b64_check(s, 14, "Position ID")
+    return _core.decode_position_id(s)  # type: ignore[no-any-return]
 
 
 # ---------------------------------------------------------------------------
@@ -435,7 +380,7 @@ def encode_match_id(state: MatchState) -> str:
     key = 0
     for pos, _width, value in fields:
         key |= value << pos
-    return _b64_encode(key.to_bytes(9, "little"), 12)
+    return base64.b64encode(key.to_bytes(9, "little")).decode("ascii")
 
 
 def decode_match_id(s: str) -> MatchState:
@@ -447,11 +392,14 @@ def decode_match_id(s: str) -> MatchState:
     or nonzero unused bits 67-71.  Dice in low-high order are accepted and
     normalised (gnubg writes the higher die first).
     """
-    values = _b64_values(s, 12, "Match ID")
-    n = 0
-    for v in values:
-        n = (n << 6) | v
-    key = _bits_le(n.to_bytes(9, "big"))
+    if not isinstance(s, str) or len(s) != 12 or "=" in s:
+        _b64_check(s, 12, "Match ID")
+    try:
+        # 12 characters are 9 whole bytes: no padding, every bit is the key's
+        key = int.from_bytes(base64.b64decode(s, validate=True), "little")
+    except (binascii.Error, ValueError):
+        _b64_check(s, 12, "Match ID")
+        raise InvalidIdError(f"Match ID {s!r} is not base64") from None
 
     def get(pos: int, width: int) -> int:
         return (key >> pos) & ((1 << width) - 1)

@@ -1,7 +1,8 @@
 """eXtreme Gammon's XGID.
 
-Pure Python; the only nardy imports are :mod:`nardy.errors` and the side
-helpers of :mod:`nardy.formats.gnubg_id`.
+Read and written in C++ (``src/nardy/codecs.cpp``, through :mod:`nardy._core`);
+:func:`nardy.batch.to_xgids` and :func:`nardy.batch.from_xgids` code whole numpy arrays at
+once.
 
 Format
 ======
@@ -69,19 +70,16 @@ written.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Optional, Tuple
 
-from nardy import _validate
+from nardy import _core, _validate
 from nardy.errors import Error, InvalidIdError
 from nardy.formats.gnubg_id import (
-    CHECKERS,
     Side,
     _as_int,
     _check_dice,
     _check_sides,
-    _side_from_counts,
 )
 
 __all__ = ["OPENING_XGID", "XgidRecord", "decode_xgid", "encode_xgid"]
@@ -92,9 +90,6 @@ _MAX_EXP = 15  # 2**15 = 32768, the largest cube a gnubg Match ID holds
 _MAX_LIMIT_EXP = 16  # the cube limit may be one doubling more, as gnubg reads it
 _MAX_LEN = (1 << 15) - 1
 _ACTIONS = ("D", "B", "R")
-_UINT = re.compile(r"[0-9]{1,6}\Z")
-_SINT = re.compile(r"-?[0-9]{1,6}\Z")
-_DICE = re.compile(r"(00|[1-6][1-6]|[DBR])\Z")
 
 
 def _power_of_two(value: int, name: str, max_exp: int = _MAX_EXP) -> int:
@@ -239,74 +234,15 @@ class XgidRecord:
         return bool(not self.match_length and self.rules & 2)
 
 
-def _position_string(mover: Side, opponent: Side, turn: int) -> str:
-    x, o = (mover, opponent) if turn == 1 else (opponent, mover)
-    chars = ["-"] * 26
-    if o[24]:
-        chars[0] = chr(ord("a") + o[24] - 1)
-    if x[24]:
-        chars[25] = chr(ord("A") + x[24] - 1)
-    for i in range(24):
-        if x[i]:
-            chars[i + 1] = chr(ord("A") + x[i] - 1)
-        elif o[23 - i]:
-            chars[i + 1] = chr(ord("a") + o[23 - i] - 1)
-    return "".join(chars)
-
-
 def encode_xgid(record: XgidRecord) -> str:
     """The XGID string (with the ``XGID=`` prefix) of an :class:`XgidRecord`."""
     if not isinstance(record, XgidRecord):
         raise TypeError(f"encode_xgid takes an XgidRecord, got {type(record).__name__}")
     r = record
-    dice = r.action if r.action is not None else f"{r.dice[0]}{r.dice[1]}"
-    fields = [
-        _position_string(r.mover, r.opponent, r.turn),
-        str(r.cube.bit_length() - 1),
-        str(r.cube_position),
-        str(r.turn),
-        dice,
-        str(r.score_bottom),
-        str(r.score_top),
-        str(r.rules),
-        str(r.match_length),
-        str(r.max_cube.bit_length() - 1),
-    ]
-    return "XGID=" + ":".join(fields)
-
-
-def _parse_position(pos: str, s: str) -> Tuple[list, list]:
-    if len(pos) != 26:
-        raise InvalidIdError(f"XGID {s!r}: the position has {len(pos)} characters, not 26")
-    x = [0] * 25  # bottom player, own coordinates (24 = bar)
-    o = [0] * 25  # top player
-    for k, c in enumerate(pos):
-        if c == "-":
-            continue
-        if "A" <= c <= "P":
-            n = ord(c) - ord("A") + 1
-            if k == 0:
-                raise InvalidIdError(
-                    f"XGID {s!r}: upper-case (bottom player) checkers on the top player's bar"
-                )
-            x[24 if k == 25 else k - 1] = n
-        elif "a" <= c <= "p":
-            n = ord(c) - ord("a") + 1
-            if k == 25:
-                raise InvalidIdError(
-                    f"XGID {s!r}: lower-case (top player) checkers on the bottom player's bar"
-                )
-            o[24 if k == 0 else 24 - k] = n
-        else:
-            raise InvalidIdError(
-                f"XGID {s!r}: position character {c!r} at {k} is not '-', A-P or a-p"
-            )
-    for who, side in (("bottom (upper-case)", x), ("top (lower-case)", o)):
-        if sum(side) > CHECKERS:
-            raise InvalidIdError(
-                f"XGID {s!r}: the {who} player has {sum(side)} checkers (at most {CHECKERS})"
-            )
-    return x, o
+    return _core.encode_xgid(  # type: ignore[no-any-return]
+        r.mover, r.opponent, r.cube.bit_length() - 1, r.cube_position, r.turn, r.dice[0],
+        r.dice[1], r.action or "", r.score_bottom, r.score_top, r.rules, r.match_length,
+        r.max_cube.bit_length() - 1)
 
 
 def decode_xgid(s: str) -> XgidRecord:
@@ -317,60 +253,25 @@ def decode_xgid(s: str) -> XgidRecord:
     if not isinstance(s, str):
         raise InvalidIdError(f"an XGID must be a str, got {type(s).__name__}")
     _validate.text(s, "an XGID", _validate.MAX_ID_CHARS, error=InvalidIdError)
-    body = s[5:] if s.startswith("XGID=") else s
-    fields = body.split(":")
-    if len(fields) != 10:
-        raise InvalidIdError(
-            f"XGID {s!r}: expected a position and 9 fields separated by ':', "
-            f"got {len(fields)} fields"
-        )
-    pos, cube, cubepos, turn, dice, sb, st, rules, length, maxcube = fields
-    x, o = _parse_position(pos, s)
-
-    def uint(text: str, name: str) -> int:
-        if not _UINT.match(text):
-            raise InvalidIdError(f"XGID {s!r}: {name} {text!r} is not a non-negative integer")
-        return int(text)
-
-    def sint(text: str, name: str) -> int:
-        if not _SINT.match(text):
-            raise InvalidIdError(f"XGID {s!r}: {name} {text!r} is not an integer")
-        return int(text)
-
-    cube_exp = uint(cube, "cube")
-    max_exp = uint(maxcube, "max cube")
-    for name, e, top in (("cube", cube_exp, _MAX_EXP), ("max cube", max_exp, _MAX_LIMIT_EXP)):
-        if e > top:
-            raise InvalidIdError(f"XGID {s!r}: {name} exponent {e} is above {top}")
-    turn_v = sint(turn, "turn")
-    if turn_v not in (1, -1):
-        raise InvalidIdError(f"XGID {s!r}: turn must be 1 or -1, got {turn!r}")
-    if not _DICE.match(dice):
-        raise InvalidIdError(
-            f"XGID {s!r}: dice {dice!r} is not 00, two digits 1-6, D, B or R"
-        )
-    action = dice if dice in _ACTIONS else None
-    roll = (0, 0) if action else (int(dice[0]), int(dice[1]))
-    x_side, o_side = _side_from_counts(x), _side_from_counts(o)
-    mover, opponent = (x_side, o_side) if turn_v == 1 else (o_side, x_side)
+    try:
+        (mover, opponent, cube_exp, cube_position, turn, d1, d2, action, score_bottom,
+         score_top, rules, length, max_exp) = _core.decode_xgid(s)
+    except InvalidIdError as e:
+        raise InvalidIdError(f"XGID {s!r}: {e}") from None
     try:
         return XgidRecord(
             mover=mover,
             opponent=opponent,
             cube=1 << cube_exp,
-            cube_position=sint(cubepos, "cube position"),
-            turn=turn_v,
-            dice=roll,
-            action=action,
-            score_bottom=uint(sb, "bottom score"),
-            score_top=uint(st, "top score"),
-            rules=uint(rules, "rules"),
-            match_length=uint(length, "match length"),
+            cube_position=cube_position,
+            turn=turn,
+            dice=(d1, d2),
+            action=action or None,
+            score_bottom=score_bottom,
+            score_top=score_top,
+            rules=rules,
+            match_length=length,
             max_cube=1 << max_exp,
         )
-    except InvalidIdError as e:
-        if str(e).startswith("XGID "):
-            raise
-        raise InvalidIdError(f"XGID {s!r}: {e}") from None
-    except Error as e:
+    except Error as e:  # pragma: no cover - the core checks every field first
         raise InvalidIdError(f"XGID {s!r}: {e}") from None

@@ -413,6 +413,23 @@ struct Shlem {
   }
 
   static Side make_side(const SideArray& a) noexcept { return shlem::make_side(a); }
+  static SideArray side_array(const Side& s) noexcept { return shlem::side_array(s); }
+
+  // shlem::status's fields; `reason` is '', 'blockade', 'no_material', 'left_start' or
+  // 'passes', the blockades are the longest runs of closed points on the opponent's line.
+  static void status(const Position& pos, const Rules& rules, int passes,
+                     StatusFields& out) noexcept {
+    static constexpr const char* kReasons[] = {"", "blockade", "no_material", "left_start",
+                                               "passes"};
+    const shlem::Status st = shlem::status(pos, rules, passes);
+    out.flag("over", st.over);
+    out.number("winner", st.winner);
+    out.number("value", st.value);
+    out.word("reason", kReasons[static_cast<int>(st.reason)]);
+    out.number("us_blockade", st.us_blockade);
+    out.number("them_blockade", st.them_blockade);
+    out.flag("claimable", st.claimable);
+  }
 
   // Prisoners need the checks of validate(): no fast path.
   static constexpr bool pack(const int8_t*, Position&) noexcept { return false; }

@@ -19,11 +19,14 @@
 //   static bool finished(const Position&, const Rules&);   // no children in perft
 //   static bool game_end(const Position&, const Rules&, int on_roll, int passes, Outcome&);
 //   static constexpr const char* kKinds[];     // result kinds (rollout.hpp)
+//   static void status(const Position&, const Rules&, int passes, StatusFields&);
+//                                              // where the game stands, in named fields
 //   static int greedy_score(const Position& after);        // the greedy rollout policy
 //   static std::string validate(const SideArray& us, const SideArray& them);
 //   static bool pack(const int8_t* row, Position&);        // fast path of a valid batch row
 //                                                          // (false: validate() decides)
 //   static Side make_side(const SideArray&);               // packs a validated side array
+//   static SideArray side_array(const Side&);              // and back
 //
 // BearOffGame below supplies the members every race-to-bear-off game shares, from kCheckers,
 // kHasBar, to_mover_mask() and loss_kind(); a variant overrides what differs.
@@ -79,6 +82,17 @@ struct BearOffGame {
     return true;
   }
 
+  // over, winner (+1 the player on roll, -1 the other), kind (Self::kKinds), points.
+  static void status(const Position& pos, const Rules& rules, int passes,
+                     StatusFields& out) noexcept {
+    Outcome o;
+    const bool over = Self::game_end(pos, rules, 0, passes, o);
+    out.flag("over", over);
+    out.number("winner", !over || o.winner == -1 ? 0 : o.winner == 0 ? 1 : -1);
+    out.word("kind", over ? Self::kKinds[o.kind] : "");
+    out.number("points", over ? o.points : 0);
+  }
+
   // Counts 0..kCheckers, kCheckers a side, no point held by both, nothing on the bar where
   // there is none.
   static std::string validate(const SideArray& us, const SideArray& them) {
@@ -112,6 +126,7 @@ struct BearOffGame {
   }
 
   static Side make_side(const SideArray& a) noexcept { return nardy::make_side(a); }
+  static SideArray side_array(const Side& s) noexcept { return nardy::side_array(s); }
 
   static bool pack(const int8_t* row, Position& out) noexcept {
     return pack_bear_off<Self::kCheckers, Self::kHasBar>(
