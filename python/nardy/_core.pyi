@@ -6,7 +6,7 @@ import collections.abc
 import numpy
 import numpy.typing
 import typing
-__all__: list[str] = ['CancelToken', 'Engine', 'HeadRule', 'LegalMoves', 'LegalMovesBase', 'LockstepRollout', 'ShlemEnd', 'ShlemStage', 'StepTurn', 'Variant', 'batch_afterstate_features', 'batch_afterstates', 'batch_encode', 'batch_keys', 'batch_rows', 'decode', 'encode', 'encoding_width', 'hardware_threads', 'perft_split', 'perft_tasks', 'perft_threads', 'rollout', 'rollout_kinds', 'shlem_status', 'swap', 'validate', 'variant_info']
+__all__: list[str] = ['CancelToken', 'Engine', 'HeadRule', 'LegalMoves', 'LegalMovesBase', 'LockstepRollout', 'ShlemEnd', 'ShlemStage', 'StepTurn', 'Variant', 'batch_afterstate_features', 'batch_afterstates', 'batch_encode', 'batch_from_position_ids', 'batch_from_xgids', 'batch_keys', 'batch_position_ids', 'batch_rows', 'batch_xgids', 'decode', 'decode_position_id', 'decode_xgid', 'encode', 'encode_position_id', 'encode_xgid', 'encoding_width', 'hardware_threads', 'key_position_id', 'key_xgid', 'perft_split', 'perft_tasks', 'perft_threads', 'position_id_key', 'rollout', 'rollout_kinds', 'swap', 'validate', 'variant_info', 'xgid_key']
 class Variant:
     """
     Members:
@@ -302,6 +302,10 @@ class Engine:
         """
         None while the game goes on with the key's mover on roll, else (winner: +1 the mover, -1 the other player, 0 a draw; result kind; points). `passes` = consecutive passed turns just before.
         """
+    def status(self, key: bytes, passes: typing.SupportsInt | typing.SupportsIndex = 0) -> dict:
+        """
+        Where the game stands with the key's mover on roll, in the variant's own fields.
+        """
     def legal(self, arg0: bytes, arg1: typing.SupportsInt | typing.SupportsIndex, arg2: typing.SupportsInt | typing.SupportsIndex) -> LegalMoves:
         """
         All legal complete moves of the position (a key) for the roll.
@@ -485,19 +489,63 @@ def batch_rows(keys: list) -> numpy.ndarray:
     """
     (N,2,26) int8 rows of N position keys.
     """
-def decode(arg0: bytes) -> tuple[typing.Annotated[list[int], "FixedSize(26)"], typing.Annotated[list[int], "FixedSize(26)"]]:
+def decode(key: bytes, variant: Variant | None = None) -> tuple[typing.Annotated[list[int], "FixedSize(26)"], typing.Annotated[list[int], "FixedSize(26)"]]:
     """
-    Unpacks a key into (mover, opponent) side arrays; -1 = a Shlem prisoner.
+    Unpacks a key into (mover, opponent) side arrays.
     """
-def encode(arg0: typing.Annotated[collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], "FixedSize(26)"], arg1: typing.Annotated[collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], "FixedSize(26)"]) -> bytes:
+def decode_position_id(id: typing.Any, checkers: typing.SupportsInt | typing.SupportsIndex = 15) -> tuple:
     """
-    Packs two side arrays (validated by the caller) into a key; -1 = a Shlem prisoner.
+    (mover, opponent) side arrays of a Position ID; InvalidIdError when malformed.
+    """
+def decode_xgid(xgid: typing.Any, checkers: typing.SupportsInt | typing.SupportsIndex = 15) -> tuple:
+    """
+    (mover, opponent, cube_exp, cube_position, turn, d1, d2, action, score_bottom, score_top, rules, match_length, max_cube_exp); InvalidIdError (without the XGID quoted) when malformed.
+    """
+def encode(us: typing.Annotated[collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], "FixedSize(26)"], them: typing.Annotated[collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], "FixedSize(26)"], variant: Variant | None = None) -> bytes:
+    """
+    Packs two side arrays (validated by the caller) into a key.
+    """
+def encode_position_id(mover: typing.Annotated[collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], "FixedSize(26)"], opponent: typing.Annotated[collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], "FixedSize(26)"]) -> str:
+    """
+    The Position ID of two side arrays (validated by the caller).
+    """
+def encode_xgid(arg0: typing.Annotated[collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], "FixedSize(26)"], arg1: typing.Annotated[collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], "FixedSize(26)"], arg2: typing.SupportsInt | typing.SupportsIndex, arg3: typing.SupportsInt | typing.SupportsIndex, arg4: typing.SupportsInt | typing.SupportsIndex, arg5: typing.SupportsInt | typing.SupportsIndex, arg6: typing.SupportsInt | typing.SupportsIndex, arg7: str, arg8: typing.SupportsInt | typing.SupportsIndex, arg9: typing.SupportsInt | typing.SupportsIndex, arg10: typing.SupportsInt | typing.SupportsIndex, arg11: typing.SupportsInt | typing.SupportsIndex, arg12: typing.SupportsInt | typing.SupportsIndex) -> str:
+    """
+    The XGID of a validated record's fields (xgid.py's XgidRecord checks them).
+    """
+def batch_from_position_ids(engine: Engine, ids: numpy.ndarray) -> numpy.ndarray:
+    """
+    (N,2,26) int8 rows (mover first) of N Position IDs ('U' or 'S' array). GIL released.
+    """
+def batch_from_xgids(engine: Engine, xgids: numpy.ndarray) -> tuple:
+    """
+    ((N,2,26) int8 rows from the view of the player on roll, (N,12) int32 fields). GIL released.
+    """
+def batch_position_ids(engine: Engine, boards: numpy.ndarray) -> numpy.ndarray:
+    """
+    The (N,) '<U14' Position IDs of (N,2,26) int8 rows (validated). GIL released.
+    """
+def batch_xgids(engine: Engine, boards: numpy.ndarray, turn: numpy.ndarray) -> numpy.ndarray:
+    """
+    (N,) XGIDs of (N,2,26) int8 rows. GIL released.
     """
 def encoding_width(arg0: str) -> int:
     ...
+def key_position_id(key: typing.Any) -> str:
+    """
+    The Position ID of a position key (of a variant with gnubg's board).
+    """
+def key_xgid(key: typing.Any, turn: typing.SupportsInt | typing.SupportsIndex = 1) -> str:
+    """
+    The XGID of a position key with its mover as the bottom player (turn 1) or the top one (-1).
+    """
 def hardware_threads() -> int:
     """
     Threads used for threads=0 (std::thread::hardware_concurrency, at least 1).
+    """
+def position_id_key(engine: Engine, id: typing.Any) -> typing.Any:
+    """
+    The validated key of a Position ID for the engine's variant (the mover on roll).
     """
 def perft_split(engine: Engine, key: bytes, depth: typing.SupportsInt | typing.SupportsIndex, ordered: bool = False, min_tasks: typing.SupportsInt | typing.SupportsIndex = 64, cancel: CancelToken | None = None) -> tuple[list, list, int]:
     """
@@ -517,10 +565,6 @@ def rollout(engine: Engine, key: bytes, games: typing.SupportsInt | typing.Suppo
     """
 def rollout_kinds(arg0: Variant) -> tuple:
     ...
-def shlem_status(key: bytes, end: ShlemEnd = ..., passes: typing.SupportsInt | typing.SupportsIndex = 0, pass_limit: typing.SupportsInt | typing.SupportsIndex = 4) -> dict:
-    """
-    Shlem end-of-game state with the key's mover on roll: over, winner (+1 mover, -1 other, 0 draw/none), value (points), reason ('', 'blockade', 'no_material', 'left_start', 'passes'), us_blockade / them_blockade (longest runs of closed points on the opponent's line), claimable (claim mode: the mover may claim now). `passes` = consecutive passed turns just before.
-    """
 def swap(arg0: bytes) -> bytes:
     ...
 def validate(arg0: Variant, arg1: typing.Annotated[collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], "FixedSize(26)"], arg2: typing.Annotated[collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], "FixedSize(26)"]) -> str:
@@ -530,4 +574,8 @@ def validate(arg0: Variant, arg1: typing.Annotated[collections.abc.Sequence[typi
 def variant_info(arg0: Variant) -> dict:
     """
     The core's traits of a variant: key, names (name first, then aliases), checkers a side, has_bar, start (either side's starting array), kinds (rollout result kinds).
+    """
+def xgid_key(engine: Engine, xgid: typing.Any) -> tuple:
+    """
+    (key, turn) of an XGID's position for the engine's variant.
     """
