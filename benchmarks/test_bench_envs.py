@@ -9,6 +9,9 @@ rounds are reported), so the machine's load falls on all of them alike:
 * ``nardy.vector.VectorEnv`` in afterstate mode, the afterstates as int8 boards (the
   observation a TD-Gammon style agent reads), the random action drawn with numpy;
 * the same with TD-Gammon features (198 float32 per afterstate) as well;
+* ``VectorEnv`` in step mode: one checker step per call with the mask of legal steps, the
+  random step drawn among the mask's ones with numpy (a game-step is counted when a turn
+  completes);
 * OpenSpiel's backgammon through its Python API, one game after the other (the usual loop:
   chance outcomes sampled, then random legal actions until the next roll), if ``pyspiel`` is
   importable;
@@ -49,6 +52,28 @@ def _nardy(n: int, steps: int, observation: str) -> Callable[[], int]:
             env.step(actions)
             env.observe()
         return n * steps
+
+    return body
+
+
+def _nardy_steps(n: int, calls: int) -> Callable[[], int]:
+    env = VectorEnv("backgammon", n, mode="steps")
+    obs = env.reset(0)
+    rng = np.random.default_rng(0)
+    width = env.num_actions
+
+    def body() -> int:
+        turns = 0
+        for _ in range(calls):
+            legal = np.flatnonzero(obs.mask)
+            counts = np.bincount(legal // width, minlength=n)
+            starts = np.cumsum(counts) - counts
+            pick = legal[starts + (rng.random(n) * counts).astype(np.int64)] - np.arange(n) * width
+            before = env.plies.astype(np.int64) + env.episodes.astype(np.int64) * 2**32
+            env.step(pick)
+            after = env.plies.astype(np.int64) + env.episodes.astype(np.int64) * 2**32
+            turns += int((after != before).sum())
+        return turns
 
     return body
 
@@ -123,6 +148,7 @@ def test_random_play_game_steps(benchmark: Any, figures: Figures, enabled: bool)
         "nardy VectorEnv, afterstate boards (int8)": _nardy(n, 400 if enabled else 3, "boards"),
         "nardy VectorEnv, afterstate TD-Gammon features": _nardy(n, 100 if enabled else 3,
                                                                  "tdgammon"),
+        "nardy VectorEnv, step mode with masks": _nardy_steps(n, 300 if enabled else 3),
         "OpenSpiel Python loop": _open_spiel(n, 5000 if enabled else 40),
         "pgx jit(vmap(step)) on CPU": _pgx(n, 100) if enabled else None,
     }

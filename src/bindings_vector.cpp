@@ -76,9 +76,10 @@ T* out_array(const py::array& a, size_t n, char kind, const char* what) {
 void register_vector(py::module_& m) {
   py::class_<PyVectorEnv>(m, "VectorEnv")
       .def(py::init([](const Engine& engine, size_t n, int threads, uint32_t max_plies,
-                       bool boards, py::object encoding) {
+                       bool boards, py::object encoding, bool steps) {
              VectorObservation obs;
-             obs.boards = boards;
+             obs.steps = steps;
+             obs.boards = boards && !steps;
              if (!encoding.is_none()) {
                obs.features = true;
                obs.encoding = static_cast<Encoding>(encoding.cast<int>());
@@ -93,8 +94,9 @@ void register_vector(py::module_& m) {
              return p;
            }),
            py::arg("engine"), py::arg("n"), py::arg("threads"), py::arg("max_plies"),
-           py::arg("boards"), py::arg("encoding"),
-           "encoding: None or an Encoding number (0 tdgammon, 1 gnubg, 2 long, 3 shlem).")
+           py::arg("boards"), py::arg("encoding"), py::arg("steps") = false,
+           "encoding: None or an Encoding number (0 tdgammon, 1 gnubg, 2 long, 3 shlem); "
+           "steps: step mode (StepTurn's action space with masks) instead of afterstates.")
       .def("reset", [](PyVectorEnv& s, uint64_t seed) {
         PyVectorEnv::Guard g(s.busy);
         {
@@ -126,10 +128,12 @@ void register_vector(py::module_& m) {
       }, "(M, 2, 26) int8 afterstates of the last reset/step.")
       .def("features", [](PyVectorEnv& s) {
         const VectorEnv& e = *s.env;
+        const size_t rows = e.observation().steps ? e.size() : e.total();
         return block_view(e.afterstate_features(),
-                          {static_cast<py::ssize_t>(e.total()),
+                          {static_cast<py::ssize_t>(rows),
                            static_cast<py::ssize_t>(encoding_width(e.observation().encoding))});
-      }, "(M, F) float32 afterstate features of the last reset/step.")
+      }, "(M, F) float32 afterstate features of the last reset/step; step mode: (N, F) of "
+         "the positions on roll.")
       .def("fixed_views", [](py::object self) {
         const VectorEnv& e = *self.cast<PyVectorEnv&>().env;
         const auto n = static_cast<py::ssize_t>(e.size());
@@ -140,8 +144,14 @@ void register_vector(py::module_& m) {
         d["to_play"] = view(e.to_play().data(), {n}, self);
         d["episodes"] = view(e.episodes().data(), {n}, self);
         d["plies"] = view(e.plies().data(), {n}, self);
+        if (e.observation().steps) {
+          d["masks"] = view(e.masks().data(), {n, static_cast<py::ssize_t>(e.actions())}, self);
+          d["steps_played"] = view(e.steps_played().data(), {n}, self);
+        }
         return d;
       }, "Read-only views of the per-game arrays (offsets, boards, dice, to_play, episodes, "
          "plies), valid for the env's lifetime and updated by every reset/step.")
-      .def_property_readonly("threads", [](PyVectorEnv& s) { return s.env->threads(); });
+      .def_property_readonly("threads", [](PyVectorEnv& s) { return s.env->threads(); })
+      .def_property_readonly("actions", [](PyVectorEnv& s) { return s.env->actions(); },
+                             "Step mode: the size of the action space (0 in afterstate mode).");
 }

@@ -260,3 +260,102 @@ def test_bad_arguments() -> None:
     assert (env.plies == 0).all()
     env.step(np.array([0, 0], dtype=np.int32))  # any integer dtype
     assert (env.plies >= 1).all()
+
+
+# -- step mode -----------------------------------------------------------------------------
+def _decode(action: int, num_actions: int) -> tuple[int, int, int]:
+    """(from, to, hit) of a step action, from the documented layout."""
+    h = (num_actions - 1) // (25 * 25)
+    hit, rest = action % h, action // h
+    to = rest % 25
+    return rest // 25, -1 if to == 24 else to, hit if h == 2 else 0
+
+
+def run_mirrored_steps(variant: nardy.Variant, n: int, steps: int, seed: int,
+                       threads: int = 1) -> int:
+    """Random legal steps; at the end of each turn the turn's result must be a legal move of
+    the mirror's roll, which the mirror then plays."""
+    env = VectorEnv(variant, n, mode="steps", threads=threads)
+    obs = env.reset(seed)
+    mirrors = [Mirror(variant, seed, i, 10_000) for i in range(n)]
+    rng = np.random.default_rng(seed)
+    ended = 0
+    for _ in range(steps):
+        for i, m in enumerate(mirrors):
+            assert tuple(env.dice[i]) == m.dice and env.to_play[i] == m.seat()
+            assert env.episodes[i] == m.episode and env.plies[i] == m.ply
+            if env.steps_played[i] == 0:
+                np.testing.assert_array_equal(env.boards[i], batch.to_array([m.game.position])[0])
+        mask = obs.mask
+        legal = [np.flatnonzero(mask[i]) for i in range(n)]
+        assert all(len(x) for x in legal)
+        actions = np.array([rng.choice(x) for x in legal], dtype=np.int64)
+        partial = batch.from_array(np.array(env.boards), variant)
+        plies, episodes = env.plies.copy(), env.episodes.copy()
+        rewards, terminated, truncated = env.step(actions)
+        obs = env.observe()
+        for i, m in enumerate(mirrors):
+            after = variant.engine.apply(partial[i].key, [_decode(int(actions[i]),
+                                                                  env.num_actions)])
+            assert after is not None
+            if env.plies[i] == plies[i] and env.episodes[i] == episodes[i]:
+                # the turn goes on: the board is the step's result
+                assert env.steps_played[i] > 0
+                got = batch.from_array(np.array(env.boards[i:i + 1]), variant)[0]
+                assert got.key == after
+                assert (rewards[i], terminated[i]) == (0, False)
+                continue
+            results = [p.key for p in m.game.legal_moves().results()]
+            swapped = nardy._core.swap(after)
+            assert swapped in results, (i, m.ply)  # every step sequence ends on a legal move
+            r, te, tr = m.play(results.index(swapped))
+            assert (rewards[i], terminated[i], truncated[i]) == (r, te, tr)
+            ended += te
+    return ended
+
+
+@pytest.mark.parametrize("name", ["backgammon", "long nardy", "hypergammon"])
+def test_step_mode_games_equal_game_objects(name: str) -> None:
+    v = nardy.find_variant(name)()
+    ended = run_mirrored_steps(v, 3, 500 if name != "long nardy" else 300, seed=4)
+    if name == "hypergammon":
+        assert ended >= 1
+
+
+def test_step_mode_same_for_any_thread_count() -> None:
+    def play(t: int) -> list:
+        env = VectorEnv("backgammon", 9, mode="steps", threads=t, observation="tdgammon")
+        obs = env.reset(5)
+        rng = np.random.default_rng(1)
+        out = []
+        for _ in range(120):
+            idx = np.flatnonzero(obs.mask)
+            rows = idx // env.num_actions
+            counts = np.bincount(rows, minlength=9)
+            starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+            pick = idx[starts + (rng.random(9) * counts).astype(np.int64)] % env.num_actions
+            r, te, tr = env.step(pick)
+            obs = env.observe()
+            out.append((r.copy(), te.copy(), obs.mask.copy(), obs.features.copy(),
+                        env.boards.copy(), env.steps_played.copy()))
+        return out
+
+    for a, b in zip(play(1), play(2)):
+        for x, y in zip(a, b):
+            np.testing.assert_array_equal(x, y)
+
+
+def test_step_mode_features_and_bad_steps() -> None:
+    env = VectorEnv("backgammon", 3, mode="steps", observation="tdgammon")
+    obs = env.reset(0)
+    np.testing.assert_array_equal(obs.features, batch.encode(env.boards, "tdgammon", on_roll=0))
+    illegal = np.array([int(np.flatnonzero(~obs.mask[i])[0]) for i in range(3)])
+    before = env.boards.copy()
+    for a in (illegal, [0, 0, env.num_actions], [-1, 0, 0]):
+        with pytest.raises(InvalidArgumentError):
+            env.step(a)
+    np.testing.assert_array_equal(env.boards, before)
+    with pytest.raises(InvalidArgumentError):
+        VectorEnv("backgammon", 2, mode="step")
+    with pytest.raises(GameStateError):
+        VectorEnv("backgammon", 2).steps_played

@@ -63,3 +63,27 @@ def test_bad_actions_and_limits() -> None:
         small.reset(seed=0)
     with pytest.raises(Error):
         GymVectorEnv("backgammon", 2, max_actions=0)
+
+
+def test_step_mode() -> None:
+    env = GymVectorEnv("backgammon", 4, mode="steps")
+    ref = VectorEnv("backgammon", 4, mode="steps", observation="tdgammon")
+    obs, info = env.reset(seed=2)
+    ref.reset(2)
+    assert env.single_action_space.n == ref.num_actions
+    rng = np.random.default_rng(3)
+    ended = 0
+    for _ in range(1500):
+        np.testing.assert_array_equal(info["action_mask"], ref.observe().mask)
+        np.testing.assert_array_equal(obs, ref.observe().features)
+        a = np.array([rng.choice(np.flatnonzero(m)) for m in info["action_mask"]])
+        obs, r, te, tr, info = env.step(a)
+        r2, te2, _ = ref.step(a)
+        np.testing.assert_array_equal(r, r2)
+        np.testing.assert_array_equal(te, te2)
+        for i in np.flatnonzero(te):
+            ended += 1
+            # the ended position: the winner (who just moved) has borne off everything
+            final = info["final_obs"][i]
+            assert final[98 + 97] == 1.0 and final[197] == 0.0 and final[196] == 1.0
+    assert ended >= 1

@@ -6,7 +6,7 @@ import collections.abc
 import numpy
 import numpy.typing
 import typing
-__all__: list[str] = ['CancelToken', 'Engine', 'HeadRule', 'LegalMoves', 'LegalMovesBase', 'LockstepRollout', 'ShlemEnd', 'ShlemStage', 'StepTurn', 'Variant', 'batch_afterstate_features', 'batch_afterstates', 'batch_encode', 'batch_from_position_ids', 'batch_from_xgids', 'batch_keys', 'batch_position_ids', 'batch_rows', 'batch_xgids', 'decode', 'decode_position_id', 'decode_xgid', 'encode', 'encode_position_id', 'encode_xgid', 'encoding_width', 'hardware_threads', 'key_position_id', 'key_xgid', 'perft_split', 'perft_tasks', 'perft_threads', 'position_id_key', 'rollout', 'rollout_kinds', 'swap', 'validate', 'variant_info', 'xgid_key']
+__all__: list[str] = ['CancelToken', 'Engine', 'HeadRule', 'LegalMoves', 'LegalMovesBase', 'LockstepRollout', 'ShlemEnd', 'ShlemStage', 'StepTurn', 'Variant', 'VectorEnv', 'batch_afterstate_features', 'batch_afterstates', 'batch_encode', 'batch_from_position_ids', 'batch_from_xgids', 'batch_keys', 'batch_position_ids', 'batch_rows', 'batch_xgids', 'decode', 'decode_position_id', 'decode_xgid', 'encode', 'encode_position_id', 'encode_xgid', 'encoding_width', 'hardware_threads', 'key_position_id', 'key_xgid', 'perft_split', 'perft_tasks', 'perft_threads', 'position_id_key', 'rollout', 'rollout_kinds', 'swap', 'validate', 'variant_info', 'xgid_key']
 class Variant:
     """
     Members:
@@ -378,7 +378,7 @@ class LockstepRollout:
     def done(self) -> bool:
         ...
 class VectorEnv:
-    def __init__(self, engine: Engine, n: typing.SupportsInt | typing.SupportsIndex, threads: typing.SupportsInt | typing.SupportsIndex, max_plies: typing.SupportsInt | typing.SupportsIndex, boards: bool, encoding: typing.Any) -> None:
+    def __init__(self, engine: Engine, n: typing.SupportsInt | typing.SupportsIndex, threads: typing.SupportsInt | typing.SupportsIndex, max_plies: typing.SupportsInt | typing.SupportsIndex, boards: bool, encoding: typing.Any, steps: bool = False) -> None:
         """
         encoding: None or an Encoding number (0 tdgammon, 1 gnubg, 2 long, 3 shlem).
         """
@@ -403,6 +403,11 @@ class VectorEnv:
     @property
     def threads(self) -> int:
         ...
+    @property
+    def actions(self) -> int:
+        """
+        Step mode: the size of the action space (0 in afterstate mode).
+        """
 class StepTurn:
     """
     A turn played one checker step at a time over the variant's fixed step action space.

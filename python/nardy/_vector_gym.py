@@ -10,8 +10,8 @@ import numpy as np
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
-from nardy import _validate
-from nardy.batch import encode, encoding_width
+from nardy import _core, _validate
+from nardy.batch import encode, encoding_width, from_array
 from nardy.errors import GameStateError
 from nardy.vector import VectorEnv
 
@@ -29,6 +29,10 @@ class GymVectorEnv(gym.vector.VectorEnv):  # type: ignore[misc]
     afterstates than ``max_actions`` raises :class:`~nardy.GameStateError` (random play in
     backgammon stays below 1,000).
 
+    ``mode="steps"``: an action is one checker step of the variant's fixed step space,
+    ``Discrete(VectorEnv.num_actions)``, ``info["action_mask"]`` the legal steps; the
+    observation is the position after the steps played so far in the turn, the mover on roll.
+
     Rewards, terminations, truncations: those of :meth:`nardy.vector.VectorEnv.step` (the points
     of an ended game for the player who acted). Auto-reset in the same step
     (``metadata["autoreset_mode"]`` is ``SAME_STEP``): an ended game's next observation is its
@@ -40,10 +44,13 @@ class GymVectorEnv(gym.vector.VectorEnv):  # type: ignore[misc]
 
     def __init__(self, variant: Any = "backgammon", num_envs: int = 1, *,
                  encoding: str | None = None, max_actions: int = 4096, threads: int = 1,
-                 max_plies: int = 10_000) -> None:
+                 max_plies: int = 10_000, mode: str = "afterstates") -> None:
         self.env = VectorEnv(variant, num_envs, observation=encoding or "features",
-                             threads=threads, max_plies=max_plies)
+                             threads=threads, max_plies=max_plies, mode=mode)
         self.max_actions = _validate.integer(max_actions, "max_actions", 1, 2**20)
+        self._steps = self.env.mode == "steps"
+        if self._steps:
+            self.max_actions = self.env.num_actions
         self.num_envs = self.env.n
         enc = self.env.encoding
         assert enc is not None
@@ -62,6 +69,8 @@ class GymVectorEnv(gym.vector.VectorEnv):  # type: ignore[misc]
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
                                           dict[str, Any]]:
+        if self._steps:
+            return self._step_steps(actions)
         before = self.env.observe()
         a = self.env._actions(actions)
         chosen = None
@@ -77,11 +86,37 @@ class GymVectorEnv(gym.vector.VectorEnv):  # type: ignore[misc]
         return (self._obs(), rewards.astype(np.float64), terminated.copy(), truncated.copy(),
                 info)
 
+    def _step_steps(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray,
+                                                 np.ndarray, dict[str, Any]]:
+        a = self.env._actions(actions)
+        boards = np.array(self.env.boards)
+        rewards, terminated, truncated = self.env.step(a)
+        info = self._info()
+        ended = np.flatnonzero(terminated | truncated)
+        if len(ended):
+            # the position the game ended in: the last step applied to the board before it
+            v = self.env.variant
+            h = (self.env.num_actions - 1) // (25 * 25)
+            keys = []
+            for i, p in zip(ended, from_array(boards[ended], v)):
+                hit, rest = int(a[i]) % h, int(a[i]) // h
+                to = rest % 25
+                key = v.engine.apply(p.key, [(rest // 25, -1 if to == 24 else to, hit)])
+                keys.append(_core.swap(key))
+            final = encode(_core.batch_rows(keys), self._encoding, on_roll=0)
+            for k, i in enumerate(ended):
+                info = self._add_info(info, {"final_obs": final[k], "final_info": {}}, int(i))
+        return (self._obs(), rewards.astype(np.float64), terminated.copy(), truncated.copy(),
+                info)
+
     def _obs(self) -> np.ndarray:
         return encode(self.env.boards, self._encoding)  # side 0, the mover, on roll
 
     def _info(self) -> dict[str, Any]:
         obs = self.env.observe()
+        if self._steps:
+            return {"action_mask": np.array(obs.mask), "to_play": self.env.to_play,
+                    "dice": self.env.dice, "steps_played": self.env.steps_played}
         counts = np.diff(obs.offsets)
         if counts.max() > self.max_actions:
             raise GameStateError(

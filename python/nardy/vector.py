@@ -18,6 +18,19 @@ action of a game is an index into its afterstates.
 >>> env.plies.tolist()
 [1, 1, 1, 1]
 
+Step mode (``mode="steps"``, for policy networks): a decision is one checker step from the
+variant's fixed action space (the one of ``nardy._core.StepTurn``: action
+``(from * 25 + to) * H + hit``, from 24 = entering, to 24 = bearing off, H = 2 where the
+variant tells a hitting step apart, else 1), and the observation is the position after the
+steps played so far with a mask of the steps that extend the turn to a legal complete move.
+A turn takes as many steps as the roll plays dice; the game goes on when its last step is
+played.
+
+>>> env = VectorEnv("backgammon", 2, mode="steps")
+>>> obs = env.reset(seed=1)
+>>> obs.mask.shape == (2, env.num_actions), bool(obs.mask.any(axis=1).all())
+(True, True)
+
 The rules of the loop:
 
 * A step is one player's complete turn. Rolls without a legal move pass inside the env (so
@@ -76,6 +89,17 @@ class Observation(NamedTuple):
     offsets: np.ndarray
 
 
+class StepObservation(NamedTuple):
+    """Step mode: each game's position after the steps played so far (``boards``, (n, 2, 26)
+    int8, side 0 the mover), its encoding with the mover on roll when the env encodes
+    (``features``, (n, F) float32, else None) and ``mask`` ((n, num_actions) bool), the steps
+    that extend the turn to a legal complete move."""
+
+    boards: np.ndarray
+    features: np.ndarray | None
+    mask: np.ndarray
+
+
 class VectorEnv:
     """``n`` games of ``variant`` stepped together in C++ (see the module docstring).
 
@@ -84,13 +108,18 @@ class VectorEnv:
     :data:`nardy.batch.ENCODINGS` (``"tdgammon"``, ...; ``"features"`` = the variant's own) to
     get float32 features of every afterstate as well. ``threads``: C++ threads a call uses (1
     by default; 0: all cores); results are the same for any count. ``max_plies``: plies after
-    which a game is truncated.
+    which a game is truncated. ``mode``: ``"afterstates"`` (an action picks a resulting
+    position of the roll) or ``"steps"`` (an action is one checker step, with masks); in step
+    mode ``observation`` encodes the position on roll instead of the afterstates.
     """
 
     def __init__(self, variant: Variant | type[Variant] | str | None = "backgammon",
                  n: int = 1, *, observation: str = "boards", threads: int = 1,
-                 max_plies: int = 10_000) -> None:
+                 max_plies: int = 10_000, mode: str = "afterstates") -> None:
         v = as_variant(variant)
+        if mode not in ("afterstates", "steps"):
+            raise InvalidArgumentError(
+                f"mode must be 'afterstates' or 'steps', got {_validate.show(mode)}")
         n = _validate.integer(n, "n (the number of games)", 1, MAX_GAMES)
         threads = _validate.integer(threads, "threads (0: all cores)", 0, _validate.MAX_THREADS)
         max_plies = _validate.integer(max_plies, "max_plies", 1, 2**32 - 1)
@@ -111,9 +140,13 @@ class VectorEnv:
         self._variant = v
         self._n = n
         self._encoding = None if key == "boards" else key
+        self._mode = mode
         self._core = _core.VectorEnv(v.engine, n, threads, max_plies, True,
-                                     None if key == "boards" else _ENCODING_IDS[key])
+                                     None if key == "boards" else _ENCODING_IDS[key],
+                                     mode == "steps")
         self._views = self._core.fixed_views()
+        if mode == "steps":
+            self._views["masks"] = self._views["masks"].view(np.bool_)
         self._rewards = np.zeros(n, dtype=np.float32)
         self._terminated = np.zeros(n, dtype=np.bool_)
         self._truncated = np.zeros(n, dtype=np.bool_)
@@ -127,7 +160,7 @@ class VectorEnv:
         self._seed: int | None = None
 
     # -- the loop ------------------------------------------------------------------------
-    def reset(self, seed: int | None = None) -> Observation:
+    def reset(self, seed: int | None = None) -> Any:
         """Starts every game anew (episode 0) and returns the first observation. ``seed``: an
         integer 0..2**64-1; None draws a fresh one (kept in :attr:`seed`)."""
         seed = _validate.seed(seed, none=True)
@@ -144,6 +177,10 @@ class VectorEnv:
         raises :class:`~nardy.InvalidArgumentError` and changes nothing."""
         a = self._actions(actions)
         bad = self._core.step(a, self._rewards, self._terminated, self._truncated)
+        if bad >= 0 and self._mode == "steps":
+            raise InvalidArgumentError(
+                f"actions[{bad}] = {int(a[bad])} is not a legal step of game {bad} now (see "
+                f"the mask; actions 0..{self.num_actions - 1})")
         if bad >= 0:
             count = int(self._views["offsets"][bad + 1] - self._views["offsets"][bad])
             raise InvalidArgumentError(
@@ -151,10 +188,14 @@ class VectorEnv:
                 f"(actions 0..{count - 1})")
         return self._outs
 
-    def observe(self) -> Observation:
-        """The afterstates of the decisions every game waits for (see :class:`Observation`)."""
+    def observe(self) -> Any:
+        """The decisions every game waits for: an :class:`Observation` (afterstate mode) or a
+        :class:`StepObservation` (step mode)."""
         if self._seed is None:
             raise GameStateError("call reset() first")
+        if self._mode == "steps":
+            feats = self._core.features() if self._encoding is not None else None
+            return StepObservation(self.boards, feats, self._views["masks"])
         rows = _boards(self._core.afterstates(), self._variant, 1)
         feats = self._core.features() if self._encoding is not None else None
         return Observation(rows, feats, self._views["offsets"])
@@ -190,6 +231,23 @@ class VectorEnv:
         return self._n
 
     @property
+    def mode(self) -> str:
+        """``"afterstates"`` or ``"steps"``."""
+        return self._mode
+
+    @property
+    def num_actions(self) -> int:
+        """Step mode: the size of the step action space (afterstate mode: 0)."""
+        return int(self._core.actions)
+
+    @property
+    def steps_played(self) -> np.ndarray:
+        """Step mode: (n,) uint8, the steps played in each game's turn so far."""
+        if self._mode != "steps":
+            raise GameStateError("steps_played is a step-mode property")
+        return self._views["steps_played"]  # type: ignore[no-any-return]
+
+    @property
     def threads(self) -> int:
         return int(self._core.threads)
 
@@ -214,7 +272,8 @@ class VectorEnv:
 
     @property
     def boards(self) -> np.ndarray:
-        """(n, 2, 26) int8: each game's position, side 0 the player on roll."""
+        """(n, 2, 26) int8: each game's position, side 0 the player on roll (step mode: after
+        the steps played so far in the turn)."""
         return _boards(self._views["boards"], self._variant, 0)
 
     @property
@@ -240,8 +299,9 @@ class VectorEnv:
 
     def __repr__(self) -> str:
         obs = "boards" if self._encoding is None else self._encoding
+        mode = "" if self._mode == "afterstates" else ", mode='steps'"
         return (f"VectorEnv({self._variant.name!r}, n={self._n}, observation={obs!r}, "
-                f"threads={self.threads})")
+                f"threads={self.threads}{mode})")
 
 
 def _mix(z: int) -> int:
@@ -273,4 +333,4 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module 'nardy.vector' has no attribute {name!r}")
 
 
-__all__ = ["MAX_GAMES", "Observation", "VectorEnv", "game_dice"]
+__all__ = ["MAX_GAMES", "Observation", "StepObservation", "VectorEnv", "game_dice"]

@@ -7,6 +7,7 @@
 
 #include "nardy/movelist.hpp"
 #include "nardy/registry.hpp"
+#include "nardy/steps.hpp"
 
 namespace nardy {
 
@@ -19,8 +20,12 @@ struct VectorEnv::Chunk {
   std::vector<Position> cand, next;
   std::vector<uint32_t> local, next_local;  // CSR into cand / next, one entry a game + 1
   int64_t base = 0;                         // the chunk's first row in the observation
-  Chunk(Variant v, const Rules& r, size_t b, size_t e) : engine(v, r), begin(b), end(e) {
+  std::vector<std::unique_ptr<StepTurn>> turns;  // step mode: one turn in progress a game
+  Chunk(Variant v, const Rules& r, size_t b, size_t e, bool steps)
+      : engine(v, r), begin(b), end(e) {
     local.assign(e - b + 1, 0);
+    if (steps)
+      for (size_t i = b; i < e; ++i) turns.push_back(engine.step_turn());
   }
 };
 
@@ -33,7 +38,13 @@ VectorEnv::VectorEnv(Variant variant, const Rules& rules, size_t n, int threads,
   start_ = Position{e.make_side(e.start), e.make_side(e.start)};
   const size_t t = std::clamp<size_t>(threads > 0 ? static_cast<size_t>(threads) : 1, 1, n);
   for (size_t k = 0; k < t; ++k)
-    chunks_.push_back(std::make_unique<Chunk>(variant, rules, n * k / t, n * (k + 1) / t));
+    chunks_.push_back(
+        std::make_unique<Chunk>(variant, rules, n * k / t, n * (k + 1) / t, obs.steps));
+  if (obs.steps) {
+    actions_ = chunks_[0]->turns[0]->space().size();
+    masks_.assign(n * static_cast<size_t>(actions_), 0);
+    played_.assign(n, 0);
+  }
   games_.resize(n);
   offsets_.assign(n + 1, 0);
   boards_.assign(n * kRowBytes, 0);
@@ -84,8 +95,15 @@ void VectorEnv::to_decision(Chunk& c, size_t i, int mover, float* reward, uint8_
       continue;
     }
     dice_from_word(stream_draw(g.key, 2 * uint64_t{g.ply}), g.d1, g.d2);
-    c.engine.generate(g.pos, g.d1, g.d2, c.list);
-    const size_t m = c.list.size();
+    if (obs_.steps) {
+      StepTurn& turn = *c.turns[i - c.begin];
+      turn.begin(g.pos, g.d1, g.d2);
+      if (turn.length() > 0) {
+        turn.mask(masks_.data() + i * static_cast<size_t>(actions_));
+        return;
+      }
+    }
+    const size_t m = obs_.steps ? 0 : (c.engine.generate(g.pos, g.d1, g.d2, c.list), c.list.size());
     if (m == 0) {  // the turn passes
       g.pos = g.pos.swapped();
       ++g.passes;
@@ -114,7 +132,8 @@ void VectorEnv::run(Phase1&& phase1) {
     try {
       const size_t m = static_cast<size_t>(base);
       if (obs_.boards) rows_.ensure(m * kRowBytes);
-      if (obs_.features) feats_.ensure(m * static_cast<size_t>(encoding_width(obs_.encoding)));
+      const size_t rows = obs_.steps ? games_.size() : m;
+      if (obs_.features) feats_.ensure(rows * static_cast<size_t>(encoding_width(obs_.encoding)));
     } catch (...) {
       failed = std::current_exception();
     }
@@ -168,7 +187,15 @@ void VectorEnv::write_chunk(Chunk& c) {
   }
   for (size_t i = c.begin; i < c.end; ++i) {
     const Game& g = games_[i];
-    unpack_row(g.pos, boards_.data() + i * kRowBytes);
+    int8_t* board = boards_.data() + i * kRowBytes;
+    if (obs_.steps) {
+      const StepTurn& turn = *c.turns[i - c.begin];
+      unpack_row(turn.position(), board);
+      played_[i] = static_cast<uint8_t>(turn.played());
+      if (obs_.features) encode_row(obs_.encoding, board, 0, feats_.data.get() + i * width);
+    } else {
+      unpack_row(g.pos, board);
+    }
     dice_[2 * i] = static_cast<int8_t>(g.d1);
     dice_[2 * i + 1] = static_cast<int8_t>(g.d2);
     to_play_[i] = static_cast<int8_t>(g.on_roll);
@@ -191,6 +218,36 @@ void VectorEnv::reset(uint64_t seed) {
 long VectorEnv::step(const int64_t* actions, float* rewards, uint8_t* terminated,
                      uint8_t* truncated) {
   const size_t n = games_.size();
+  if (obs_.steps) {
+    const size_t a = static_cast<size_t>(actions_);
+    for (size_t i = 0; i < n; ++i)
+      if (actions[i] < 0 || actions[i] >= actions_ ||
+          !masks_[i * a + static_cast<size_t>(actions[i])])
+        return static_cast<long>(i);
+    run([&](Chunk& c) {
+      for (size_t i = c.begin; i < c.end; ++i) {
+        Game& g = games_[i];
+        StepTurn& turn = *c.turns[i - c.begin];
+        rewards[i] = 0.0f;
+        terminated[i] = 0;
+        truncated[i] = 0;
+        if (!turn.play(static_cast<int>(actions[i])))
+          throw std::logic_error("VectorEnv: a masked step was refused");
+        if (!turn.done()) {
+          turn.mask(masks_.data() + i * a);
+        } else {
+          const int mover = g.on_roll;
+          g.pos = turn.position().swapped();
+          g.passes = 0;
+          g.on_roll ^= 1;
+          ++g.ply;
+          to_decision(c, i, mover, rewards + i, terminated + i, truncated + i);
+        }
+        c.next_local.push_back(0);
+      }
+    });
+    return -1;
+  }
   for (size_t i = 0; i < n; ++i)
     if (actions[i] < 0 || actions[i] >= offsets_[i + 1] - offsets_[i]) return static_cast<long>(i);
   run([&](Chunk& c) {

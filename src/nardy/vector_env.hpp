@@ -15,6 +15,12 @@
 // depends only on (seed, i, the actions taken in it): not on the number of games, the thread
 // count, or the other games.
 //
+// Step mode (VectorObservation::steps): a decision is one checker step of the fixed step
+// action space (steps.hpp: StepTurn), with a mask of the steps that extend the turn to a legal
+// complete move; a turn is done when its last step is played. The observation is then the
+// position after the steps played so far (boards, features with the mover on roll) and the
+// mask; rolls without a legal move still pass inside the env.
+//
 // Threads: the games are split into `threads` fixed contiguous ranges, one Engine each; a
 // call runs them on that many threads (the calling thread is one). Not thread-safe: one call
 // at a time per VectorEnv.
@@ -41,8 +47,10 @@ constexpr uint64_t game_key(uint64_t seed, uint64_t game, uint64_t episode) noex
 
 // What the afterstates are written as after each reset/step.
 struct VectorObservation {
-  bool boards = true;       // (M, 2, 26) int8 rows, side 0 the player who moved
-  bool features = false;    // (M, F) float32, encoded with side 1 (the next player) on roll
+  bool steps = false;       // step mode (else afterstates)
+  bool boards = true;       // afterstates: (M, 2, 26) int8 rows, side 0 the player who moved
+  bool features = false;    // afterstates: (M, F) float32, encoded with side 1 (the next
+                            // player) on roll; step mode: (N, F), the mover on roll
   Encoding encoding = Encoding::TDGammon;
 };
 
@@ -97,6 +105,11 @@ class VectorEnv {
   [[nodiscard]] const std::vector<uint32_t>& episodes() const noexcept { return episodes_; }
   [[nodiscard]] const std::vector<uint32_t>& plies() const noexcept { return plies_; }
   [[nodiscard]] const Position& position(size_t i) const noexcept { return games_[i].pos; }
+  // Step mode: the size of the action space, the (N, actions()) mask of the legal actions and
+  // the steps played in each game's turn so far.
+  [[nodiscard]] int actions() const noexcept { return actions_; }
+  [[nodiscard]] const std::vector<uint8_t>& masks() const noexcept { return masks_; }
+  [[nodiscard]] const std::vector<uint8_t>& steps_played() const noexcept { return played_; }
   [[nodiscard]] Variant variant() const noexcept { return variant_; }
   [[nodiscard]] const Rules& rules() const noexcept { return rules_; }
 
@@ -135,6 +148,8 @@ class VectorEnv {
   SharedBlock<float> feats_;
   std::vector<int8_t> boards_, dice_, to_play_;
   std::vector<uint32_t> episodes_, plies_;
+  int actions_ = 0;
+  std::vector<uint8_t> masks_, played_;
 };
 
 }  // namespace nardy
