@@ -660,8 +660,10 @@ void register_batch(py::module_& m) {
   m.def("rollout",
         [](const Engine& engine, py::bytes key, uint64_t games, const std::string& policy,
            uint64_t seed, uint64_t first_trial, int threads, uint32_t max_plies,
-           const nardy_py::CancelToken* token) {
+           const nardy_py::CancelToken* token, uint32_t quasi) {
+          if (quasi > kMaxQuasiPlies) raise_error("Error", "quasi_random must be 0..8");
           RolloutSettings s;
+          s.quasi = quasi;
           s.policy = policy_of(policy);
           s.seed = seed;
           s.first_trial = first_trial;
@@ -687,23 +689,26 @@ void register_batch(py::module_& m) {
         },
         py::arg("engine"), py::arg("key"), py::arg("games"), py::arg("policy") = "random",
         py::arg("seed") = 0, py::arg("first_trial") = 0, py::arg("threads") = 1,
-        py::arg("max_plies") = 10000, py::arg("cancel") = nullptr,
+        py::arg("max_plies") = 10000, py::arg("cancel") = nullptr, py::arg("quasi_random") = 0,
         "Plays trials [first_trial, first_trial + games) from the key's position with a "
         "built-in policy; integer counts (see rollout.hpp). GIL released; Ctrl-C or the "
         "token stops it (KeyboardInterrupt).");
 
   py::class_<PyLockstep>(m, "LockstepRollout")
       .def(py::init([](const Engine& engine, py::bytes key, uint64_t games, uint64_t seed,
-                       uint64_t first_trial, uint32_t max_plies, size_t width) {
+                       uint64_t first_trial, uint32_t max_plies, size_t width,
+                       uint32_t quasi) {
+             if (quasi > kMaxQuasiPlies) raise_error("Error", "quasi_random must be 0..8");
              auto p = std::make_unique<PyLockstep>();
              p->variant = engine.variant();
              p->impl = std::make_unique<LockstepRollout>(engine.variant(), engine.rules(),
                                                          key_position(key), seed, first_trial,
-                                                         games, max_plies, width);
+                                                         games, max_plies, width, quasi);
              return p;
            }),
            py::arg("engine"), py::arg("key"), py::arg("games"), py::arg("seed") = 0,
-           py::arg("first_trial") = 0, py::arg("max_plies") = 10000, py::arg("width") = 256)
+           py::arg("first_trial") = 0, py::arg("max_plies") = 10000, py::arg("width") = 256,
+           py::arg("quasi_random") = 0)
       .def("advance", [](PyLockstep& s, const nardy_py::CancelToken* token) {
         PyLockstep::Guard g(s.busy);
         const auto cancel = nardy_py::cancel_for(token);

@@ -500,12 +500,14 @@ def _cmd_rollout(args: argparse.Namespace) -> int:
         bar(0, args.games)
     # Chunks of trials, merged exactly: the same counts as one call, with a progress bar.
     chunk = max(1000, args.games // 50) if bar else args.games
+    if bar and 0 < args.quasi_random <= 3:  # whole blocks of the quasi-random design
+        chunk = -(-chunk // 36**args.quasi_random) * 36**args.quasi_random
     result = None
     t0 = time.perf_counter()
     for first in range(0, args.games, chunk):
         n = min(chunk, args.games - first)
         part = rollout(pos, n, args.policy, seed=args.seed, threads=args.threads,
-                       first_trial=first)
+                       first_trial=first, quasi_random=args.quasi_random)
         result = part if result is None else result.merge(part)
         if bar:
             bar(first + n, args.games)
@@ -518,7 +520,7 @@ def _cmd_rollout(args: argparse.Namespace) -> int:
                      "unfinished": result.unfinished, "mean": result.mean,
                      "stderr": None if math.isnan(result.stderr) else result.stderr,
                      "plies": result.plies, "seconds": result.seconds,
-                     "threads": args.threads})
+                     "threads": args.threads, "quasi_random": result.quasi_random})
         return 0
     print(result.summary())
     return 0
@@ -618,6 +620,9 @@ def _add_rollout(sub: Any) -> None:
     p.add_argument("--policy", choices=("random", "greedy"), default="random",
                    help="how both sides choose their moves (random)")
     p.add_argument("--seed", type=int, default=0, help="seed of the dice and the policy (0)")
+    p.add_argument("--quasi-random", type=int, default=0, metavar="PLIES",
+                   help="quasi-random (stratified) dice for the first PLIES plies, a variance "
+                        "reduction; balanced in blocks of 36**PLIES games (0)")
     _threads_flag(p, "games are split across them")
     p.add_argument("--position", help=POSITION_HELP + " (default: the starting position)")
     _progress_flag(p)

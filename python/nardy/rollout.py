@@ -49,6 +49,13 @@ of trials that ends past that many seconds, so a timed run is still the run of t
 ``[first_trial, first_trial + result.games)`` and merges exactly. ``progress(done, total)`` is
 called after each block.
 
+Quasi-random dice: ``quasi_random=k`` stratifies the rolls of the first ``k`` plies over the
+trial numbers (gnubg's "quasi-random dice"): each block of ``36**k`` trials starting at a
+multiple of ``36**k`` plays every sequence of first ``k`` rolls exactly once, which removes
+their luck from the estimate's noise. Each trial's rolls stay uniform over seeds (unbiased),
+and a result still depends only on (position, rules, policy, seed, trial range). The
+``stderr`` shown is the plain-dice formula, an overestimate for such runs.
+
 Outcome kinds: backgammon ``single`` / ``gammon`` / ``backgammon`` (1 / 2 / 3 points), long
 nardy ``oin`` / ``mars`` (1 / 2), Shlem ``blockade`` (the blockade length squared) /
 ``closed_points`` (1) and draws (0). ``wins[0]`` counts the wins of the player on roll in the
@@ -103,6 +110,8 @@ class RolloutResult:
     seconds: float = field(default=0.0, compare=False)
     threads: int = field(default=1, compare=False)
     shards: int = field(default=1, compare=False)
+    #: leading plies played with quasi-random dice (0: none)
+    quasi_random: int = 0
 
     # -- derived figures ---------------------------------------------------------------
     @property
@@ -112,7 +121,9 @@ class RolloutResult:
 
     @property
     def stderr(self) -> float:
-        """Standard error of :attr:`mean` (sample standard deviation / sqrt(games))."""
+        """Standard error of :attr:`mean` (sample standard deviation / sqrt(games)). With
+        quasi-random dice this is the plain-dice formula, an overestimate: the true error is
+        smaller (see "Quasi-random dice")."""
         n = self.games
         if n < 2:
             return math.nan
@@ -151,9 +162,10 @@ class RolloutResult:
     def merge(self, other: RolloutResult) -> RolloutResult:
         """The result of both trial sets (they should not overlap): counts summed,
         ``first_trial`` the smaller one, ``seconds`` the larger (shards run side by side)."""
-        if (self.variant, self.policy, self.seed, self.kinds) != \
-                (other.variant, other.policy, other.seed, other.kinds):
-            raise Error("cannot merge rollouts of different variants, policies or seeds")
+        if (self.variant, self.policy, self.seed, self.kinds, self.quasi_random) != \
+                (other.variant, other.policy, other.seed, other.kinds, other.quasi_random):
+            raise Error("cannot merge rollouts of different variants, policies, seeds or "
+                        "quasi_random settings")
         if self.games == 0:
             return replace(other, shards=self.shards + other.shards)
         if other.games == 0:
@@ -165,13 +177,15 @@ class RolloutResult:
             self.draws + other.draws, self.unfinished + other.unfinished,
             self.points + other.points, self.points_sq + other.points_sq,
             self.plies + other.plies, max(self.seconds, other.seconds),
-            max(self.threads, other.threads), self.shards + other.shards)
+            max(self.threads, other.threads), self.shards + other.shards, self.quasi_random)
 
     __add__ = merge
 
     def summary(self) -> str:
         lines = [f"{self.games:,} games of {self.variant}, policy {self.policy}, seed "
-                 f"{self.seed}, trials {self.first_trial}..{self.first_trial + self.games - 1}"]
+                 f"{self.seed}, trials {self.first_trial}..{self.first_trial + self.games - 1}"
+                 + (f", quasi-random dice for {self.quasi_random} plies"
+                    if self.quasi_random else "")]
         for who, side in (("player on roll", 0), ("opponent", 1)):
             parts = ", ".join(f"{k} {n:,}" for k, n in zip(self.kinds, self.wins[side]))
             lines.append(f"  {who} wins: {sum(self.wins[side]):,} ({parts})")
@@ -199,6 +213,8 @@ MAX_GAMES = 10**12
 #: lockstep batch holds.
 MAX_THREADS = _validate.MAX_THREADS
 MAX_WIDTH = 1 << 20
+#: The most leading plies with quasi-random dice (36**8 trials make one full block).
+MAX_QUASI_PLIES = 8
 
 
 def _check_int(name: str, value: Any, low: int = 0, high: int | None = None) -> int:
@@ -206,11 +222,12 @@ def _check_int(name: str, value: Any, low: int = 0, high: int | None = None) -> 
 
 
 def _from_core(v_name: str, policy: str, seed: int, first: int, d: dict[str, Any],
-               seconds: float, threads: int) -> RolloutResult:
+               seconds: float, threads: int, quasi_random: int = 0) -> RolloutResult:
     return RolloutResult(v_name, policy, seed, first, int(d["games"]), tuple(d["kinds"]),
                          tuple(tuple(int(x) for x in row) for row in d["wins"]),  # type: ignore[arg-type]
                          int(d["draws"]), int(d["unfinished"]), int(d["points"]),
-                         int(d["points_sq"]), int(d["plies"]), seconds, threads)
+                         int(d["points_sq"]), int(d["plies"]), seconds, threads, 1,
+                         quasi_random)
 
 
 def rollout(position: Position | Any, games: int, policy: PolicyLike = "random", *,
@@ -218,7 +235,7 @@ def rollout(position: Position | Any, games: int, policy: PolicyLike = "random",
             features: str | None = None, width: int = 512,
             cancel: _core.CancelToken | None = None, plies: int | tuple[int, int] = 0,
             progress: Callable[[int, int], None] | None = None,
-            max_seconds: float | None = None) -> RolloutResult:
+            max_seconds: float | None = None, quasi_random: int = 0) -> RolloutResult:
     """Plays trials ``[first_trial, first_trial + games)`` from ``position`` (a Position, or a
     variant / name for its starting position) to the end and returns the counts.
 
@@ -229,6 +246,8 @@ def rollout(position: Position | Any, games: int, policy: PolicyLike = "random",
     running after ``max_plies`` plies is counted as unfinished. Evaluators and pairs of
     policies: see the module docstring, with ``plies`` (0 or 1, or one per side) for the
     search depth. ``progress(done, total)`` and ``max_seconds``: see "Budgets".
+    ``quasi_random``: how many leading plies (0..8) roll quasi-random dice, a variance
+    reduction (see "Quasi-random dice").
 
     ``games`` is at most :data:`MAX_GAMES`. Ctrl-C stops a run within milliseconds
     (KeyboardInterrupt, no partial result); so does ``cancel.cancel()`` from another thread
@@ -238,7 +257,8 @@ def rollout(position: Position | Any, games: int, policy: PolicyLike = "random",
     if progress is not None or max_seconds is not None:
         return _budgeted(position, games, policy, progress, max_seconds, seed=seed,
                          threads=threads, first_trial=first_trial, max_plies=max_plies,
-                         features=features, width=width, plies=plies, cancel=cancel)
+                         features=features, width=width, plies=plies, cancel=cancel,
+                         quasi_random=quasi_random)
     if cancel is not None and not isinstance(cancel, _core.CancelToken):
         raise InvalidArgumentError(f"cancel must be a nardy._core.CancelToken or None, not "
                                    f"{type(cancel).__name__}")
@@ -248,6 +268,7 @@ def rollout(position: Position | Any, games: int, policy: PolicyLike = "random",
     first_trial = _check_int("first_trial", first_trial, 0, _validate.U64_MAX - games)
     threads = _check_int("threads", threads, 0, MAX_THREADS)
     max_plies = _check_int("max_plies", max_plies, 1, _validate.C_INT_MAX)
+    quasi_random = _check_int("quasi_random", quasi_random, 0, MAX_QUASI_PLIES)
     engine = pos.variant.engine
     name = pos.variant.name
     label = None
@@ -269,8 +290,9 @@ def rollout(position: Position | Any, games: int, policy: PolicyLike = "random",
         if features is not None:
             raise Error("features= only applies to callable policies")
         d = _core.rollout(engine, pos.key, games, p, seed, first_trial, threads, max_plies,
-                          cancel)
-        return _from_core(name, p, seed, first_trial, d, float(d["seconds"]), int(d["threads"]))
+                          cancel, quasi_random)
+        return _from_core(name, p, seed, first_trial, d, float(d["seconds"]), int(d["threads"]),
+                          quasi_random)
     if not callable(policy) and sided is None:
         raise Error(f"policy must be 'random', 'greedy', an evaluator or a callable, "
                     f"not {policy!r}")
@@ -281,7 +303,8 @@ def rollout(position: Position | Any, games: int, policy: PolicyLike = "random",
         kind = _kind(features)
     width = _check_int("width", width, 1, MAX_WIDTH)
     t0 = time.perf_counter()
-    lock = _core.LockstepRollout(engine, pos.key, games, seed, first_trial, max_plies, width)
+    lock = _core.LockstepRollout(engine, pos.key, games, seed, first_trial, max_plies, width,
+                                 quasi_random)
     while lock.advance(cancel):
         offsets = lock.offsets()
         if sided is not None:
@@ -293,7 +316,7 @@ def rollout(position: Position | Any, games: int, policy: PolicyLike = "random",
     secs = time.perf_counter() - t0
     if label is None:
         label = "callable:" + getattr(policy, "__name__", type(policy).__name__)
-    return _from_core(name, label, seed, first_trial, lock.counts(), secs, 1)
+    return _from_core(name, label, seed, first_trial, lock.counts(), secs, 1, quasi_random)
 
 
 # -- evaluator policies ----------------------------------------------------------------------
@@ -384,6 +407,9 @@ def _budgeted(position: Any, games: int, policy: Any, progress: Any, max_seconds
     # blocks short enough for a timely stop, long enough to keep the threads busy
     block = min(max(1000, games // 100), 50_000) if builtin else \
         2 * _check_int("width", kw["width"], 1)
+    quasi = _check_int("quasi_random", kw.get("quasi_random", 0), 0, MAX_QUASI_PLIES)
+    if quasi and 36**quasi <= 10**6:  # whole blocks of the quasi-random design
+        block = -(-block // 36**quasi) * 36**quasi
     t0 = time.perf_counter()
     first = _check_int("first_trial", kw.pop("first_trial"))
     total: RolloutResult | None = None
@@ -430,4 +456,4 @@ def _choices(answer: Any, offsets: np.ndarray) -> np.ndarray:
     return (first - starts).astype(np.int64)
 
 
-__all__ = ["BUILTIN_POLICIES", "RolloutResult", "rollout"]
+__all__ = ["BUILTIN_POLICIES", "MAX_QUASI_PLIES", "RolloutResult", "rollout"]

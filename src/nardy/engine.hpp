@@ -75,7 +75,8 @@ class EngineCore {
   virtual int greedy_score(const Position& after) const noexcept = 0;
   virtual size_t choose_greedy(const MoveList& list) const noexcept = 0;
   virtual Outcome play_trial(MoveList& scratch, const Position& start, RolloutPolicy policy,
-                             uint64_t seed, uint64_t trial, uint32_t max_plies) = 0;
+                             uint64_t seed, uint64_t trial, uint32_t max_plies,
+                             uint32_t quasi) = 0;
   virtual EnumerationStats enumerate_all(const std::vector<Position>& positions,
                                          int repeat) = 0;
   // Validates and packs N batch rows (52 int8 each; dice (N, 2) when given): an empty string,
@@ -166,10 +167,11 @@ class Engine {
     return core_->choose_greedy(list);
   }
 
-  // One trial played to the end with a built-in policy (rollout.hpp).
+  // One trial played to the end with a built-in policy (rollout.hpp); `quasi`: how many
+  // leading plies roll quasi-random dice (trial.hpp).
   Outcome play_trial(MoveList& scratch, const Position& start, RolloutPolicy policy,
-                     uint64_t seed, uint64_t trial, uint32_t max_plies) {
-    return core_->play_trial(scratch, start, policy, seed, trial, max_plies);
+                     uint64_t seed, uint64_t trial, uint32_t max_plies, uint32_t quasi = 0) {
+    return core_->play_trial(scratch, start, policy, seed, trial, max_plies, quasi);
   }
 
   std::string parse_rows(const int8_t* rows, const int8_t* dice, size_t n,

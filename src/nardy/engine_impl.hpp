@@ -139,7 +139,7 @@ class EngineImpl final : public EngineCore {
   }
 
   Outcome play_trial(MoveList& list, const Position& start, RolloutPolicy policy, uint64_t seed,
-                     uint64_t trial, uint32_t max_plies) override {
+                     uint64_t trial, uint32_t max_plies, uint32_t quasi) override {
     const uint64_t key = trial_key(seed, trial);
     Position pos = start;
     if constexpr (kSequences) seq_turn_start_ = -1;
@@ -152,7 +152,7 @@ class EngineImpl final : public EngineCore {
       }
       if (ply == max_plies) break;
       int d1, d2;
-      dice_from_word(stream_draw(key, 2 * uint64_t{ply}), d1, d2);
+      trial_dice(key, seed, trial, ply, quasi, d1, d2);
       bool moved;
       if constexpr (kSequences) {
         // A turn of several rolls is listed whole; a start position is turn 1, any other

@@ -122,7 +122,7 @@ RolloutCounts rollout(Variant variant, const Rules& rules, const Position& start
       for (uint64_t i = begin; i < end; ++i) {
         poll();
         mine.add(engine.play_trial(list, start, s.policy, s.seed, s.first_trial + i,
-                                   s.max_plies));
+                                   s.max_plies, s.quasi));
       }
     }
   }, cancel);
@@ -135,13 +135,14 @@ RolloutCounts rollout(Variant variant, const Rules& rules, const Position& start
 
 LockstepRollout::LockstepRollout(Variant variant, const Rules& rules, const Position& start,
                                  uint64_t seed, uint64_t first_trial, uint64_t trials,
-                                 uint32_t max_plies, size_t width)
+                                 uint32_t max_plies, size_t width, uint32_t quasi)
     : engine_(variant, rules),
       start_(start),
       seed_(seed),
       next_trial_(first_trial),
       end_trial_(first_trial + trials),
-      max_plies_(max_plies) {
+      max_plies_(max_plies),
+      quasi_(quasi) {
   if (width == 0) width = 1;
   games_.resize(static_cast<size_t>(std::min<uint64_t>(width, std::max<uint64_t>(trials, 1))));
   for (Game& g : games_) start_next(g);
@@ -179,7 +180,7 @@ bool LockstepRollout::run_until_decision(Game& g) {
       return false;
     }
     int d1, d2;
-    dice_from_word(stream_draw(g.key, 2 * uint64_t{g.ply}), d1, d2);
+    trial_dice(g.key, seed_, g.trial, g.ply, quasi_, d1, d2);
     engine_.generate(g.pos, d1, d2, list_);
     if (list_.size() >= 2) return true;  // list_ holds the candidates; ply not yet played
     if (list_.empty()) {

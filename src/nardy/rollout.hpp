@@ -9,6 +9,10 @@
 // policy's earlier choices for the dice. Counts are integers summed over trials, so any split
 // of a trial range (threads, shards, machines) merges bit for bit.
 //
+// With quasi-random dice (RolloutSettings::quasi = k > 0) the first k plies' rolls come instead
+// from trial_dice in trial.hpp: stratified over the trial numbers, still a function of (seed,
+// trial) only, so every guarantee above holds.
+//
 // Uniform draws from 64-bit words use the high 32 bits: die pair = (hi * 36) >> 32 (d1 = q / 6
 // + 1, d2 = q % 6 + 1), choice among n = (hi * n) >> 32 (bias < n / 2^32).
 //
@@ -96,6 +100,7 @@ struct RolloutSettings {
   uint64_t trials = 0;
   int threads = 1;           // 0: std::thread::hardware_concurrency()
   uint32_t max_plies = 10000;
+  uint32_t quasi = 0;        // leading plies with quasi-random dice (trial.hpp), <= kMaxQuasiPlies
 };
 
 // Plays trials [first_trial, first_trial + trials) on `threads` worker threads, each with its
@@ -116,7 +121,8 @@ int resolve_threads(int threads) noexcept;
 class LockstepRollout {
  public:
   LockstepRollout(Variant variant, const Rules& rules, const Position& start, uint64_t seed,
-                  uint64_t first_trial, uint64_t trials, uint32_t max_plies, size_t width);
+                  uint64_t first_trial, uint64_t trials, uint32_t max_plies, size_t width,
+                  uint32_t quasi = 0);
   LockstepRollout(const LockstepRollout&) = delete;
   LockstepRollout& operator=(const LockstepRollout&) = delete;
 
@@ -157,6 +163,7 @@ class LockstepRollout {
   uint64_t next_trial_;
   uint64_t end_trial_;
   uint32_t max_plies_;
+  uint32_t quasi_;
   std::vector<Game> games_;
   size_t active_ = 0;
   MoveList list_;

@@ -36,6 +36,45 @@ constexpr uint32_t uniform_from_word(uint64_t x, uint32_t n) noexcept {
   return static_cast<uint32_t>(((x >> 32) * n) >> 32);
 }
 
+// Quasi-random dice (variance reduction): the rolls of the first `quasi` plies are stratified
+// over the trial numbers. Write trial = block * 36^quasi + sum(d_p * 36^p). Ply p's roll is
+// (d_p + shift_p) mod 36 in the order of dice_from_word, where shift_p is a draw keyed by the
+// seed, p, the block and the lower digits d_0..d_{p-1} only. Given the earlier rolls, the
+// roll of ply p runs through all 36 as d_p does, so every block (36^quasi consecutive trials
+// from a multiple of 36^quasi) plays each sequence of first `quasi` rolls exactly once; and
+// for any one trial, over seeds, the shifts are independent uniform draws, so its rolls are
+// as random as plain ones and the estimate stays unbiased.
+inline constexpr uint32_t kMaxQuasiPlies = 8;  // 36^8 ~ 2.8e12 trials make one full block
+
+constexpr uint64_t kQuasiDomain = 0xD1B54A32D192ED03ull;
+
+constexpr void quasi_dice(uint64_t seed, uint64_t trial, uint32_t ply, uint32_t quasi, int& d1,
+                          int& d2) noexcept {
+  uint64_t scale = 1;  // 36^ply
+  for (uint32_t i = 0; i < ply; ++i) scale *= 36;
+  uint64_t span = scale;  // 36^quasi
+  for (uint32_t i = ply; i < quasi; ++i) span *= 36;
+  const uint64_t digit = (trial / scale) % 36;
+  const uint64_t lower = trial % scale;
+  const uint64_t block = trial / span;
+  const uint64_t word = splitmix_finalise(
+      seed ^ kQuasiDomain ^
+      splitmix_finalise(splitmix_finalise(block + kGolden) + lower * 64 + ply));
+  const uint32_t q = static_cast<uint32_t>((digit + uniform_from_word(word, 36)) % 36);
+  d1 = static_cast<int>(q / 6) + 1;
+  d2 = static_cast<int>(q % 6) + 1;
+}
+
+// The dice of ply `ply` of trial `trial` (key = trial_key(seed, trial)).
+constexpr void trial_dice(uint64_t key, uint64_t seed, uint64_t trial, uint32_t ply,
+                          uint32_t quasi, int& d1, int& d2) noexcept {
+  if (ply < quasi) {
+    quasi_dice(seed, trial, ply, quasi, d1, d2);
+  } else {
+    dice_from_word(stream_draw(key, 2 * uint64_t{ply}), d1, d2);
+  }
+}
+
 // -- outcomes --------------------------------------------------------------------------------
 inline constexpr int kMaxKinds = 3;
 
