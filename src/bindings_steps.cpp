@@ -60,6 +60,14 @@ int checked_action(const StepTurn& t, py::handle action) {
 }  // namespace
 
 void register_steps(py::module_& m) {
+  m.def("greedy_index", [](Engine& e, const py::bytes& key, int d1, int d2) -> long {
+          if (d1 < 1 || d1 > 6 || d2 < 1 || d2 > 6)
+            raise_error("InvalidDiceError", "dice must be two integers from 1 to 6");
+          thread_local MoveList list;
+          e.generate(position_from(key), d1, d2, list);
+          return list.empty() ? -1 : static_cast<long>(e.choose_greedy(list));
+        }, py::arg("engine"), py::arg("key"), py::arg("d1"), py::arg("d2"),
+        "Index (in legal_moves order) of the move the greedy rollout policy plays; -1: pass.");
   py::class_<StepTurn>(m, "StepTurn", R"doc(A turn played one checker step at a time.
 
 Actions are ``(from * 25 + to) * H + hit`` (from 0..24, 24 entering; to 0..24, 24 borne off;

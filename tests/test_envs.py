@@ -1,0 +1,196 @@
+"""nardy.envs: the Gymnasium and PettingZoo environments for every variant of the registry,
+in both action modes: the libraries' own checkers, seeded resets, the rewards of finished
+games against the rules, pictures, and bad arguments."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+gymnasium = pytest.importorskip("gymnasium")
+pettingzoo = pytest.importorskip("pettingzoo")
+
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+from pettingzoo.test import api_test  # noqa: E402
+
+import nardy  # noqa: E402
+from nardy.envs import NardyAECEnv, NardyEnv, env_variants  # noqa: E402
+
+MODES = ("afterstate", "step")
+CASES = [(cls, mode) for cls in env_variants() for mode in MODES]
+IDS = [f"{cls.name}-{mode}" for cls, mode in CASES]
+
+
+def masked_choice(rng, obs):
+    return int(rng.choice(np.flatnonzero(obs["action_mask"])))
+
+
+@pytest.mark.parametrize("cls,mode", CASES, ids=IDS)
+def test_gymnasium_check_env(cls, mode):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the unbounded feature boxes are warned about
+        check_env(NardyEnv(cls(), mode=mode, max_afterstates=64, render_mode="ansi"))
+
+
+@pytest.mark.parametrize("cls,mode", CASES, ids=IDS)
+def test_pettingzoo_api_test(cls, mode):
+    api_test(NardyAECEnv(cls(), mode=mode, max_afterstates=64), num_cycles=60)
+
+
+def play(env, seed, rng_seed):
+    """A whole episode with random legal actions: (observations, rewards, final info)."""
+    rng = np.random.default_rng(rng_seed)
+    obs, info = env.reset(seed=seed)
+    seen, rewards = [obs], []
+    while True:
+        obs, r, term, trunc, info = env.step(masked_choice(rng, obs))
+        seen.append(obs)
+        rewards.append(r)
+        if term or trunc:
+            return seen, rewards, info
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_seeded_reset_reproduces_the_episode(mode):
+    a = NardyEnv("long nardy", mode=mode)
+    b = NardyEnv("long nardy", mode=mode)
+    oa, ra, _ = play(a, seed=5, rng_seed=1)
+    ob, rb, _ = play(b, seed=5, rng_seed=1)
+    assert ra == rb and len(oa) == len(ob)
+    for x, y in zip(oa, ob):
+        assert x.keys() == y.keys() and all(np.array_equal(x[k], y[k]) for k in x)
+    oc, _, _ = play(a, seed=6, rng_seed=1)
+    assert len(oc) != len(oa) or any(not np.array_equal(x["observation"], y["observation"])
+                                     for x, y in zip(oa, oc))
+
+
+def backgammon_value(position, winner):
+    """Single 1, gammon 2, backgammon 3 (standard scoring), from the final checkers."""
+    loser = 1 - winner
+    side = position.side(loser)
+    if side[25] > 0:
+        return 1
+    # the loser's checkers on the bar or in the winner's home (the loser's indices 18..23)
+    return 3 if side[24] or any(side[18:24]) else 2
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_backgammon_rewards_follow_the_rules(mode):
+    env = NardyEnv("backgammon", mode=mode, agent=1)
+    values = set()
+    for seed in range(6):
+        _, rewards, info = play(env, seed=seed, rng_seed=seed)
+        assert all(r == 0 for r in rewards[:-1])
+        game = env.table.game
+        winner = game.winner()
+        expected = backgammon_value(game.position, winner)
+        assert rewards[-1] == (expected if winner == 1 else -expected)
+        assert info["result"].winner == winner
+        values.add(abs(rewards[-1]))
+    assert values & {2, 3}, "no gammon in the sample: the test checks too little"
+
+
+@pytest.mark.parametrize("cls", env_variants(), ids=[c.name for c in env_variants()])
+def test_every_variant_ends_with_its_scoring(cls):
+    env = NardyEnv(cls(), mode="afterstate", opponent="greedy")
+    _, rewards, info = play(env, seed=3, rng_seed=3)
+    result = info["result"]
+    assert result is not None and env.table.game.is_game_over()
+    if result.winner is None:
+        assert rewards[-1] == 0
+    else:
+        assert rewards[-1] == (result.points if result.winner == env.agent else -result.points)
+        assert result.points > 0
+
+
+def test_aec_rewards_are_zero_sum_at_the_end():
+    env = NardyAECEnv("backgammon", mode="step")
+    env.reset(seed=11)
+    rng = np.random.default_rng(0)
+    totals = {a: 0.0 for a in env.possible_agents}
+    for agent in env.agent_iter(max_iter=100_000):
+        obs, reward, term, trunc, _ = env.last()
+        totals[agent] += reward
+        env.step(None if term or trunc else masked_choice(rng, obs))
+    assert totals["player_0"] == -totals["player_1"] != 0
+    winner = env.table.game.winner()
+    assert totals[env.possible_agents[winner]] > 0
+
+
+def test_step_mode_turns_end_on_legal_moves():
+    """Masked steps at random: every completed turn is one of the roll's legal moves."""
+    from nardy import _core
+    env = NardyAECEnv("long nardy", mode="step")
+    env.reset(seed=2)
+    t = env.table
+    rng = np.random.default_rng(2)
+    turns = 0
+    while t.to_act is not None and turns < 60:
+        pos, dice = t.game.position, t.game.dice
+        lm = pos.legal_moves(dice)
+        keys = {lm.key(i) for i in range(len(lm))}
+        while t.game.position == pos:
+            obs = env.observe(env.agent_selection)
+            assert obs["dice"].tolist() == list(dice)
+            env.step(masked_choice(rng, obs))
+        # the mover's result, seen from the mover (or the mover on roll again: the opponent
+        # passed)
+        now = t.game.position
+        seen = now.key if now.turn == pos.turn else _core.swap(now.key)
+        assert seen in keys
+        turns += 1
+    assert turns >= 30
+
+
+def test_illegal_actions():
+    env = NardyEnv("backgammon", mode="step")
+    obs, _ = env.reset(seed=0)
+    bad = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    obs, r, term, trunc, info = env.step(bad)
+    assert term and r == -1.0 and info["illegal_action"]
+    with pytest.raises(nardy.Error):
+        env.step(0)
+    strict = NardyEnv("backgammon", illegal="raise")
+    strict.reset(seed=0)
+    with pytest.raises(nardy.IllegalMoveError):
+        strict.step(strict.action_space.n - 1)
+    with pytest.raises(nardy.Error):
+        strict.step("3")
+
+
+def test_opponents_and_arguments():
+    chosen = []
+
+    def last_move(position, moves):
+        chosen.append(len(moves))
+        return moves[len(moves) - 1]
+
+    env = NardyEnv("shlem", opponent=last_move, agent=1)
+    obs, _ = env.reset(seed=4)
+    env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    assert chosen
+    for bad in [dict(mode="steps"), dict(opponent="best"), dict(agent=2), dict(observation="x"),
+                dict(max_afterstates=0), dict(scoring="nope"), dict(rules={"head_rule": "x"}),
+                dict(render_mode="human"), dict(illegal="skip")]:
+        with pytest.raises(nardy.Error):
+            NardyEnv("long nardy", **bad)
+    assert NardyEnv("long nardy", rules={"head_rule": "classic"}).table.variant.rules[
+        "head_rule"] == "classic"
+
+
+def test_render():
+    env = NardyEnv("backgammon", render_mode="ansi")
+    env.reset(seed=1)
+    text = env.render()
+    assert isinstance(text, str) and len(text.splitlines()) > 5
+    env = NardyEnv("long nardy", mode="step", render_mode="svg")
+    env.reset(seed=1)
+    assert env.render().lstrip().startswith("<svg")
+    pytest.importorskip("cairosvg")
+    env = NardyEnv("shlem", render_mode="rgb_array")
+    env.reset(seed=1)
+    img = env.render()
+    assert img.dtype == np.uint8 and img.ndim == 3 and img.shape[2] == 3
+    assert img.shape[0] > 100 and len(np.unique(img.reshape(-1, 3), axis=0)) > 3
