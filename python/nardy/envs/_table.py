@@ -222,7 +222,7 @@ class Table:
 
     # -- observations --------------------------------------------------------------------
     def _encode_key(self, key: bytes) -> np.ndarray:
-        us, them = _core.decode(key)
+        us, them = _core.decode(key, self.variant.core_variant)
         rows = np.array([[us, them]], dtype=np.int8)
         return batch.encode(rows, self.kind, 0)[0]
 
