@@ -111,7 +111,12 @@ def run_mirrored(variant: nardy.Variant, n: int, steps: int, seed: int, max_plie
     return ended
 
 
-@pytest.mark.parametrize("name", ["backgammon", "nackgammon", "hypergammon", "long nardy"])
+#: every variant whose games nardy.Game plays (Shlem apart: its rolls list hundreds of moves)
+VARIANTS = ["backgammon", "nackgammon", "hypergammon", "long nardy", "long nardy classic",
+            "tavla", "portes", "gul bara"]
+
+
+@pytest.mark.parametrize("name", VARIANTS)
 def test_games_equal_game_objects(name: str) -> None:
     v = nardy.find_variant(name)()
     steps = 400 if name != "hypergammon" else 150
@@ -314,7 +319,8 @@ def run_mirrored_steps(variant: nardy.Variant, n: int, steps: int, seed: int,
     return ended
 
 
-@pytest.mark.parametrize("name", ["backgammon", "long nardy", "hypergammon"])
+@pytest.mark.parametrize("name", ["backgammon", "long nardy", "hypergammon", "tavla",
+                                  "gul bara"])
 def test_step_mode_games_equal_game_objects(name: str) -> None:
     v = nardy.find_variant(name)()
     ended = run_mirrored_steps(v, 3, 500 if name != "long nardy" else 300, seed=4)
