@@ -12,6 +12,9 @@ rounds are reported), so the machine's load falls on all of them alike:
 * ``VectorEnv`` in step mode: one checker step per call with the mask of legal steps, the
   random step drawn among the mask's ones with numpy (a game-step is counted when a turn
   completes);
+* ``nardy.vector.GymVectorEnv`` (Gymnasium's VectorEnv interface over the same env, TD-Gammon
+  features of the position and of the afterstates, the action mask in ``info``), if
+  gymnasium is importable: its overhead over the plain env;
 * OpenSpiel's backgammon through its Python API, one game after the other (the usual loop:
   chance outcomes sampled, then random legal actions until the next roll), if ``pyspiel`` is
   importable;
@@ -74,6 +77,26 @@ def _nardy_steps(n: int, calls: int) -> Callable[[], int]:
             after = env.plies.astype(np.int64) + env.episodes.astype(np.int64) * 2**32
             turns += int((after != before).sum())
         return turns
+
+    return body
+
+
+def _gym(n: int, steps: int) -> Callable[[], int] | None:
+    try:
+        from nardy.vector import GymVectorEnv
+    except ImportError:
+        return None
+    env = GymVectorEnv("backgammon", n, encoding="tdgammon")
+    box = {"info": env.reset(seed=0)[1]}
+    rng = np.random.default_rng(0)
+
+    def body() -> int:
+        info = box["info"]
+        for _ in range(steps):
+            counts = np.diff(info["offsets"])
+            _, _, _, _, info = env.step((rng.random(n) * counts).astype(np.int64))
+        box["info"] = info
+        return n * steps
 
     return body
 
@@ -149,6 +172,7 @@ def test_random_play_game_steps(benchmark: Any, figures: Figures, enabled: bool)
         "nardy VectorEnv, afterstate TD-Gammon features": _nardy(n, 100 if enabled else 3,
                                                                  "tdgammon"),
         "nardy VectorEnv, step mode with masks": _nardy_steps(n, 300 if enabled else 3),
+        "nardy GymVectorEnv, TD-Gammon features": _gym(n, 100 if enabled else 3),
         "OpenSpiel Python loop": _open_spiel(n, 5000 if enabled else 40),
         "pgx jit(vmap(step)) on CPU": _pgx(n, 100) if enabled else None,
     }
