@@ -33,7 +33,9 @@ played.
 
 The rules of the loop:
 
-* A step is one player's complete turn. Rolls without a legal move pass inside the env (so
+* A step is one player's complete turn (where a roll gives a turn of several rolls, as Gul
+  bara's doubles cascade, the whole turn's afterstates; step mode refuses those variants).
+  Rolls without a legal move pass inside the env (so
   :attr:`to_play` may be the same player twice running); a roll with one legal move is still
   a decision (one afterstate).
 * A game that ends is scored by the variant's end rules and points, as rollouts score it

@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "nardy/enumerator.hpp"
 #include "nardy/movelist.hpp"
 #include "nardy/registry.hpp"
 #include "nardy/steps.hpp"
@@ -17,6 +18,7 @@ struct VectorEnv::Chunk {
   Engine engine;
   size_t begin, end;
   MoveList list;
+  TurnList turn_list;  // variants whose turn is several rolls (Engine::has_sequences)
   std::vector<Position> cand, next;
   std::vector<uint32_t> local, next_local;  // CSR into cand / next, one entry a game + 1
   int64_t base = 0;                         // the chunk's first row in the observation
@@ -35,6 +37,10 @@ VectorEnv::VectorEnv(Variant variant, const Rules& rules, size_t n, int threads,
   if (n == 0) throw std::invalid_argument("a VectorEnv needs at least one game");
   if (max_plies == 0) throw std::invalid_argument("max_plies must be at least 1");
   const VariantEntry& e = variant_entry(variant);
+  sequences_ = Engine(variant, rules).has_sequences();
+  if (sequences_ && obs.steps)
+    throw std::invalid_argument(
+        "step mode plays one roll a turn; this variant's turns can be several rolls");
   start_ = Position{e.make_side(e.start), e.make_side(e.start)};
   const size_t t = std::clamp<size_t>(threads > 0 ? static_cast<size_t>(threads) : 1, 1, n);
   for (size_t k = 0; k < t; ++k)
@@ -103,7 +109,18 @@ void VectorEnv::to_decision(Chunk& c, size_t i, int mover, float* reward, uint8_
         return;
       }
     }
-    const size_t m = obs_.steps ? 0 : (c.engine.generate(g.pos, g.d1, g.d2, c.list), c.list.size());
+    size_t m = 0;
+    if (sequences_) {
+      // A turn of several rolls is listed whole, on the mover's turn number (the rollouts'
+      // count: the start position is turn 1 of either player, passes are turns).
+      c.engine.generate_turn(g.pos, g.d1, g.d2, 1 + static_cast<int>(g.ply / 2), c.turn_list);
+      m = c.turn_list.size();
+      for (size_t k = 0; k < m; ++k) c.next.push_back(c.turn_list[k].result);
+    } else if (!obs_.steps) {
+      c.engine.generate(g.pos, g.d1, g.d2, c.list);
+      m = c.list.size();
+      for (size_t k = 0; k < m; ++k) c.next.push_back(c.list[k].result);
+    }
     if (m == 0) {  // the turn passes
       g.pos = g.pos.swapped();
       ++g.passes;
@@ -111,7 +128,6 @@ void VectorEnv::to_decision(Chunk& c, size_t i, int mover, float* reward, uint8_
       ++g.ply;
       continue;
     }
-    for (size_t k = 0; k < m; ++k) c.next.push_back(c.list[k].result);
     return;
   }
 }

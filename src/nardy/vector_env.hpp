@@ -5,8 +5,9 @@
 // A step is one player's complete turn. After reset() and after every step each game waits
 // for a decision: the roll of the player on roll has at least one legal move, and the
 // afterstates of that roll (every distinct resulting position, in the order of
-// Engine::generate, not swapped) are the game's choices. Rolls without a legal move are
-// passed inside the env. A game that ends (Engine::game_end, the same end rules and points as
+// Engine::generate, not swapped) are the game's choices; where a turn can be several rolls
+// (Engine::has_sequences), the whole turn's, Engine::generate_turn on the mover's turn number
+// 1 + ply / 2 as rollouts count it. Rolls without a legal move are passed inside the env. A game that ends (Engine::game_end, the same end rules and points as
 // rollouts) or reaches max_plies plies starts its next episode at once (auto-reset).
 //
 // Randomness: episode e of game i plays with the SplitMix64 stream keyed
@@ -141,6 +142,7 @@ class VectorEnv {
   VectorObservation obs_;
   Position start_;
   uint64_t seed_ = 0;
+  bool sequences_ = false;
   std::vector<Game> games_;
   std::vector<std::unique_ptr<Chunk>> chunks_;
   std::vector<int64_t> offsets_;
