@@ -402,12 +402,13 @@ Empty when the player cannot move (the turn passes).)doc")
   py::class_<Engine>(m, "Engine")
       .def(py::init([](Variant v, HeadRule head, bool block_at_end, ShlemStage stage,
                        ShlemEnd end, int pass_limit, bool no_hit_and_hide,
-                       int cascade_from_turn) {
+                       int cascade_from_turn, bool pinned_bear_off) {
              Rules r;
              if (cascade_from_turn < 0 || cascade_from_turn > 255)
                throw py::value_error("cascade_from_turn must be 0..255");
              r.cascade_from_turn = static_cast<uint8_t>(cascade_from_turn);
              r.no_hit_and_hide = no_hit_and_hide;
+             r.plakoto_pinned_bear_off = pinned_bear_off;
              r.head_rule = head;
              r.block_check_at_end = block_at_end;
              r.shlem_stage = stage;
@@ -420,7 +421,8 @@ Empty when the player cannot move (the turn passes).)doc")
            py::arg("variant"), py::arg("head_rule") = HeadRule::Federation,
            py::arg("block_check_at_end") = false, py::arg("shlem_stage") = ShlemStage::Either,
            py::arg("shlem_end") = ShlemEnd::Move, py::arg("shlem_pass_limit") = 4,
-           py::arg("no_hit_and_hide") = false, py::arg("cascade_from_turn") = 3)
+           py::arg("no_hit_and_hide") = false, py::arg("cascade_from_turn") = 3,
+           py::arg("pinned_bear_off") = false)
       .def_property_readonly("has_sequences", &Engine::has_sequences,
                              "Whether a roll may give a turn of several groups of dice.")
       .def("turn_moves", [](Engine& e, const Key& k, int d1, int d2, int turn) {

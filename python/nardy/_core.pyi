@@ -25,6 +25,8 @@ class Variant:
     
       PORTES
     
+      PLAKOTO
+    
       GUL_BARA
     """
     BACKGAMMON: typing.ClassVar[Variant]
@@ -34,6 +36,7 @@ class Variant:
     HYPERGAMMON: typing.ClassVar[Variant]
     TAVLA: typing.ClassVar[Variant]
     PORTES: typing.ClassVar[Variant]
+    PLAKOTO: typing.ClassVar[Variant]
     GUL_BARA: typing.ClassVar[Variant]
     __members__: typing.ClassVar[dict[str, Variant]]
     @typing.overload

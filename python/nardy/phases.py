@@ -309,6 +309,10 @@ class Turns(GameCore):
             else:
                 self._finish_bear_off(1 - mover)
             return
+        if not finished and self._variant.status_ends:
+            self._phase = Phase.ROLL
+            self._check_status_end()
+            return
         if finished:
             if self._rules.last_roll_draw and mover == self._starter:
                 self._last_roll = True
@@ -327,6 +331,8 @@ class Turns(GameCore):
         winner = st["winner"]
         if winner is None:
             self._end(None, st["reason"], "draw", 0)
+        elif "kind" in st:  # the variant names the kind; the scoring gives its value
+            self._end(winner, st["reason"], st["kind"], self._scoring.value(st["kind"]))
         else:
             kind = self._scoring.kind_of(st["value"])
             self._end(winner, st["reason"], kind, st["value"])

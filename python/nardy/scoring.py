@@ -179,6 +179,30 @@ class SingleGammonScoring(Scoring):
         return 0 if loser[25] > 0 else 1
 
 
+class PlakotoScoring(Scoring):
+    """Plakoto (docs/rules/plakoto.md): 1 point a win, 2 a gammon (the loser bore off none),
+    2 a win by the mother rule ("lost double"); ended by :meth:`nardy.Plakoto.status`."""
+
+    name = "plakoto"
+    aliases = ("plakoto_double_mother",)
+    kinds = (("single", 1), ("gammon", 2), ("mother", 2))
+    kind_aliases: ClassVar[dict[str, str]] = {"oin": "single", "mars": "gammon"}
+    source = "«Plakoto» (Wikipedia); «Backgammon Plakoto» (Mind Sports Olympiad)"
+
+    def classify(self, loser: Sequence[int]) -> int:
+        return 0 if loser[25] > 0 else 1
+
+
+class PlakotoTripleMotherScoring(PlakotoScoring):
+    """Plakoto with the mother rule's win counted as a backgammon, 3 points («won as a
+    backgammon», game.history.free.fr)."""
+
+    name = "plakoto_triple_mother"
+    aliases = ()
+    kinds = (("single", 1), ("gammon", 2), ("mother", 3))
+    source = "«Backgammon: the game of the prisoner» (game.history.free.fr)"
+
+
 class ShlemScoring(Scoring):
     """Seed 003 (docs/rules/shlem.md S13, S35): a game ended without a blockade is won by the
     player with more closed points on the opponent's territory, for 1 point
@@ -224,7 +248,7 @@ class GulBaraScoring(Scoring):
 SCORINGS: dict[str, Scoring] = {
     s.name: s for s in (StandardScoring(), EncyclopediaScoring(), OinMarsScoring(),
                         FourKindScoring(), ShlemScoring(), SingleGammonScoring(),
-                        GulBaraScoring())
+                        PlakotoScoring(), PlakotoTripleMotherScoring(), GulBaraScoring())
 }
 
 
@@ -245,5 +269,6 @@ def find_scoring(name: str | Scoring) -> Scoring:
 
 __all__ = [
     "SCORINGS", "EncyclopediaScoring", "FourKindScoring", "GulBaraScoring", "OinMarsScoring",
-    "Scoring", "ShlemScoring", "SingleGammonScoring", "StandardScoring", "find_scoring",
+    "PlakotoScoring", "PlakotoTripleMotherScoring", "Scoring", "ShlemScoring",
+    "SingleGammonScoring", "StandardScoring", "find_scoring",
 ]

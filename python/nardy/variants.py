@@ -67,6 +67,8 @@ class Variant:
     #: a roll may give a turn of several groups of dice whose moves depend on the mover's
     #: turn number (the game layer asks :meth:`turn_moves`)
     sequence_turns: ClassVar[bool] = False
+    #: a game may also end before anyone has borne off, when :meth:`status` says so
+    status_ends: ClassVar[bool] = False
     #: every step of a move covers one die along the line (entering from the bar counts 25),
     #: so a recorded move's steps can be checked against its dice
     linear_steps: ClassVar[bool] = True
@@ -602,11 +604,108 @@ class GulBara(LongNardy):
 
     def _make_engine(self) -> _core.Engine:
         return _core.Engine(self.core_variant, cascade_from_turn=self.rules["cascade_from_turn"])
+class Plakoto(Variant):
+    """Plakoto (Greek, the second game of tavli): all fifteen checkers start on the 24-point,
+    backgammon's directions, no hitting: a checker landing on a single opponent checker pins
+    it until the pinner's checkers have left; the mother rule (a side's last checker on its
+    starting point pinned there loses the game double). Side arrays: -1 on an index = the
+    side's one checker pinned there."""
+
+    name = "plakoto"
+    aliases = ("πλακωτό",)
+    core_variant = _core.Variant.PLAKOTO
+    options: ClassVar[dict[str, tuple[Any, tuple[Any, ...]]]] = {
+        # whether a side may bear off while one of its checkers is pinned in its home board
+        # (docs/rules/plakoto.md, option pinned_bear_off)
+        "pinned_bear_off": ("blocked", ("blocked", "allowed")),
+    }
+    has_bar = False
+    hits = False
+    prisoners = True
+    scorings = ("plakoto", "plakoto_triple_mother")
+    default_opening_roll = "fresh"
+    cube_allowed = False
+    #: a game may also end before a bear-off, when :meth:`status` says so (the mother rule)
+    status_ends = True
+
+    def _make_engine(self) -> _core.Engine:
+        return _core.Engine(self.core_variant,
+                            pinned_bear_off=self.rules["pinned_bear_off"] == "allowed")
+
+    def initial_side(self) -> tuple[int, ...]:
+        side = [0] * 26
+        side[23] = 15
+        return tuple(side)
+
+    def to_mover(self, j: int) -> int:
+        return 23 - j
+
+    def point_name(self, index: int, color: int) -> str:
+        if index == -1:
+            return "off"
+        if not 0 <= index <= 23:
+            raise ValueError(f"not a plakoto index: {index!r}")
+        return str(index + 1)
+
+    def point_index(self, name: str, color: int) -> int:
+        name = name.strip().lower()
+        if name == "off":
+            return -1
+        if not (name.isascii() and name.isdigit()) or not 1 <= int(name) <= 24:
+            raise ValueError(f"not a plakoto point: {name!r}")
+        return int(name) - 1
+
+    def pip_count(self, position: Any, color: int) -> int:
+        """Pips ``color`` needs to bear off every checker, pinned ones included."""
+        return sum((i + 1) * abs(n) for i, n in enumerate(position.side(color)[:24]))
+
+    def pinned(self, position: Any, color: int) -> int:
+        """Checkers of ``color`` pinned by the opponent."""
+        return sum(1 for n in position.side(color)[:24] if n < 0)
+
+    def board_notes(self, position: Any) -> tuple[str, ...]:
+        notes = []
+        for color, name in ((WHITE, "white"), (BLACK, "black")):
+            n = self.pinned(position, color)
+            if n:
+                notes.append(f"{name} pinned {n}")
+        return tuple(notes)
+
+    def status(self, position: Any, passes: int = 0) -> dict[str, Any]:
+        """Over when a player has borne off every checker, or by the mother rule (a mother
+        pinned on its starting point while the pinner has no checker left on its own; both
+        mothers pinned: a draw). Adds ``kind`` (the core's result kind) and ``value``."""
+        end = self.engine.game_end(position.key)
+        if end is None:
+            return {"over": False, "winner": None, "reason": None}
+        who, kind, value = end
+        turn = position.turn
+        winner = None if who == 0 else turn if who == 1 else 1 - turn
+        reason = "bear-off" if kind in ("single", "gammon") else "mother"
+        return {"over": True, "winner": winner, "reason": reason, "kind": kind, "value": value}
+
+    def find_move(self, position: Any, chains: list[list[tuple[int, bool]]], moves: Any,
+                  text: str) -> int:
+        """Chains of points (``off`` for a checker borne off), read as net checker movements;
+        pins follow from where the checkers end up, so ``*`` marks are not needed."""
+        if any(p == 24 for chain in chains for p, _ in chain):
+            raise InvalidNotationError(f"{text!r}: plakoto has no bar")
+        want = [abs(n) for n in position.sides()[0]]
+        for chain in chains:
+            start, end = chain[0][0], chain[-1][0]
+            want[start] -= 1
+            want[25 if end == -1 else end] += 1
+        if min(want) < 0:
+            raise IllegalMoveError(f"{text!r} moves checkers the player does not have")
+        for k, key in enumerate(moves.keys()):
+            if [abs(n) for n in _core.decode(key, self.core_variant)[0]] == want:
+                return k
+        return -1
 
 
 VARIANTS: tuple[type[Variant], ...] = (
     Backgammon, LongNardy, LongNardyClassic, LongNardyExtended, Shlem, Nackgammon, Hypergammon,
-    Tavla, Portes, GulBara)
+    Tavla, Portes, Plakoto, GulBara)
 
 
 def _normalise(name: str) -> str:

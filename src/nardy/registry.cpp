@@ -10,6 +10,7 @@
 #include "nardy/variants/hypergammon.hpp"
 #include "nardy/variants/long_nardy.hpp"
 #include "nardy/variants/nackgammon.hpp"
+#include "nardy/variants/plakoto.hpp"
 #include "nardy/variants/portes.hpp"
 #include "nardy/variants/shlem.hpp"
 #include "nardy/variants/tavla.hpp"
@@ -55,6 +56,7 @@ const VariantEntry kVariants[] = {
     entry<Hypergammon>(),
     entry<Tavla>(),
     entry<Portes>(),
+    entry<Plakoto>(),
     entry<GulBara>(),
 };
 
