@@ -76,9 +76,30 @@ struct PlakotoPolicy {
   // and under the default rule none of them pinned. A pinned checker counts as standing on
   // its point for the highest-point rule of bearing off.
   NARDY_HOT uint32_t sources(const State& s, int die) const noexcept {
-    const bool may_bear_off = (s.ours & ~kHomeMask) == 0 && (pinned_bear_off_ || s.movable == s.ours);
-    const uint32_t reach = may_bear_off ? race_sources(s.ours, die) : s.ours & ~((1u << die) - 1);
-    return reach & s.movable & ~(s.closed << die);
+    return sources_of(s.ours, s.movable, s.closed, die);
+  }
+  NARDY_HOT uint32_t sources_of(uint32_t ours, uint32_t movable, uint32_t closed,
+                                int die) const noexcept {
+    const bool may_bear_off = (ours & ~kHomeMask) == 0 && (pinned_bear_off_ || movable == ours);
+    const uint32_t reach = may_bear_off ? race_sources(ours, die) : ours & ~((1u << die) - 1);
+    return reach & movable & ~(closed << die);
+  }
+
+  // -- counting moves without making them (Enumerator::count, pick) ---------------------
+  // One legal step per source, from i to i - die, order never matters, one start.
+  static constexpr bool kExactLastSources = true;
+  // A checker that lands on a lone opponent checker and goes on frees it again (it was the
+  // only checker of its side there), so two paths of one checker through different points
+  // always meet: every point is quiet.
+  static constexpr uint32_t quiet_points(const State&) noexcept { return kBoardMask; }
+
+  // sources() after one step from `from` with `die`, from the masks alone. (The pins the
+  // step makes or undoes concern the opponent's checkers: they change no source.)
+  NARDY_HOT uint32_t next_sources(const State& s, int from, int die, int next_die) const noexcept {
+    const uint32_t left = (1u << from) & kBoardMask & (0u - uint32_t(s.pos.us.single(from)));
+    const uint32_t landed = (1u << ((from - die) & 31)) & kBoardMask;
+    return sources_of((s.ours & ~left) | landed, (s.movable & ~left) | landed, s.closed,
+                      next_die);
   }
 
   template <class F>
