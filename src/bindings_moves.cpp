@@ -78,9 +78,8 @@ PyObject* step_object(const Step& s) {
   return slot;
 }
 
-// A new nardy.Move of `m`, printed as `color` plays in `variant`; nullptr with a Python error
-// set on failure.
-PyObject* move_object(const Move& m, PyObject* variant, long color) {
+// The tuple of Steps of `m`, a new reference.
+PyObject* steps_of(const Move& m) {
   PyObject* steps = PyTuple_New(m.n_steps);
   if (!steps) return nullptr;
   for (int k = 0; k < m.n_steps; ++k) {
@@ -92,12 +91,63 @@ PyObject* move_object(const Move& m, PyObject* variant, long color) {
     Py_INCREF(st);
     PyTuple_SET_ITEM(steps, k, st);
   }
-  PyObject* obj = g.move->tp_alloc(g.move, 0);
+  PyObject_GC_UnTrack(steps);  // holds only Steps: no cycle possible
+  return steps;
+}
+
+// Freed Move objects kept for the next ones (as CPython keeps small tuples): a listing makes
+// and drops a few dozen at a time, and a reused object skips the allocator and the garbage
+// collector's allocation count. Each keeps its reference to the Move class. Not in builds that
+// count references or run without the GIL.
+#if !defined(Py_REF_DEBUG) && !defined(Py_GIL_DISABLED)
+constexpr int kMoveFreeList = 1024;
+PyObject* g_free_moves[kMoveFreeList];
+int g_free_count = 0;
+#else
+constexpr int kMoveFreeList = 0;
+PyObject** g_free_moves = nullptr;
+int g_free_count = 0;
+#endif
+
+// nardy.Move's deallocator: its three slots and the memory. The generic one of a Python class
+// (subtype_dealloc) looks for finalizers, weak references and a __dict__, none of which a Move
+// has. A subclass of Move keeps the generic one, which ends by calling this one.
+void move_dealloc(PyObject* o) {
+  PyTypeObject* type = Py_TYPE(o);
+  PyObject_GC_UnTrack(o);
+  Py_CLEAR(slot_at(o, g.move_steps));
+  Py_CLEAR(slot_at(o, g.move_variant));
+  Py_CLEAR(slot_at(o, g.move_color));
+  if (type == g.move && g_free_count < kMoveFreeList) {  // a subclass's object is freed
+    g_free_moves[g_free_count++] = o;
+    return;
+  }
+  type->tp_free(o);
+  Py_DECREF(type);
+}
+
+// A blank nardy.Move (slots empty, untracked), from the free list when it has one.
+PyObject* new_move() {
+  if (g_free_count > 0) {
+    PyObject* o = g_free_moves[--g_free_count];
+    Py_SET_REFCNT(o, 1);
+    return o;
+  }
+  PyObject* o = g.move->tp_alloc(g.move, 0);
+  if (o && PyObject_IS_GC(o)) PyObject_GC_UnTrack(o);
+  return o;
+}
+
+// A new nardy.Move of `m`, printed as `color` plays in `variant`; nullptr with a Python error
+// set on failure.
+PyObject* move_object(const Move& m, PyObject* variant, long color) {
+  PyObject* steps = steps_of(m);
+  if (!steps) return nullptr;
+  PyObject* obj = g.move->tp_dealloc == move_dealloc ? new_move() : g.move->tp_alloc(g.move, 0);
   if (!obj) {
     Py_DECREF(steps);
     return nullptr;
   }
-  PyObject_GC_UnTrack(steps);  // holds only Steps: no cycle possible
   slot_at(obj, g.move_steps) = steps;
   Py_INCREF(variant);
   slot_at(obj, g.move_variant) = variant;
@@ -318,20 +368,7 @@ PyObject* lm_keys(PyObject* self, PyObject*) {
   return out;
 }
 
-PyObject* steps_tuple(const Move& m) {
-  PyObject* t = PyTuple_New(m.n_steps);
-  if (!t) return nullptr;
-  for (int k = 0; k < m.n_steps; ++k) {
-    PyObject* st = step_object(m.steps[k]);
-    if (!st) {
-      Py_DECREF(t);
-      return nullptr;
-    }
-    Py_INCREF(st);
-    PyTuple_SET_ITEM(t, k, st);
-  }
-  return t;
-}
+PyObject* steps_tuple(const Move& m) { return steps_of(m); }
 
 PyObject* lm_steps(PyObject* self, PyObject* arg) {
   Py_ssize_t i;
@@ -601,8 +638,25 @@ void register_moves(py::module_& m) {
                      pn = member_offset(pt, "_turn");
     const Py_ssize_t ve = member_offset(vt, "engine");
     for (PyObject*& st : g_steps) Py_CLEAR(st);
+    while (g_free_count > 0) {  // objects of the class registered before
+      PyObject* o = g_free_moves[--g_free_count];
+      PyTypeObject* type = Py_TYPE(o);
+      type->tp_free(o);
+      Py_DECREF(type);
+    }
     g.legal = reinterpret_cast<PyTypeObject*>(legal.release().ptr());
     g.move = reinterpret_cast<PyTypeObject*>(move.release().ptr());
+    // Safe only while Move has exactly its three slots: no __dict__, __weakref__ or __del__.
+    unsigned long managed = 0;
+#ifdef Py_TPFLAGS_MANAGED_DICT
+    managed |= Py_TPFLAGS_MANAGED_DICT;
+#endif
+#ifdef Py_TPFLAGS_MANAGED_WEAKREF
+    managed |= Py_TPFLAGS_MANAGED_WEAKREF;
+#endif
+    if (g.move->tp_dictoffset == 0 && g.move->tp_weaklistoffset == 0 && !g.move->tp_finalize &&
+        !g.move->tp_del && !(g.move->tp_flags & managed))
+      g.move->tp_dealloc = move_dealloc;
     g.step = step.release().ptr();
     g.position = reinterpret_cast<PyTypeObject*>(position.release().ptr());
     g.variant_base = reinterpret_cast<PyTypeObject*>(variant.release().ptr());

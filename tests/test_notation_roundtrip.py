@@ -113,3 +113,28 @@ def test_moves_pickle_with_their_context() -> None:
     assert back == m and str(back) == "12/1"
     bare = pickle.loads(pickle.dumps(nardy.Move(m.steps)))
     assert str(bare) == "24/13"
+
+
+def test_moves_and_subclasses_are_freed_and_reused_safely():
+    """Move objects from legal_moves are recycled: a subclass's objects, hand-built moves and
+    moves still referenced must keep their values and types."""
+    import gc
+    import nardy
+
+    class Tagged(nardy.Move):
+        __slots__ = ("tag",)
+
+    pos = nardy.Position("backgammon")
+    kept = list(pos.legal_moves((3, 1)))
+    want = [(m.steps, str(m)) for m in kept]
+    for _ in range(50):
+        tagged = [Tagged(m.steps) for m in pos.legal_moves((6, 5))]
+        for t in tagged:
+            t.tag = 1
+        del tagged
+        gc.collect()
+        fresh = list(pos.legal_moves((3, 1)))
+        assert all(type(m) is nardy.Move for m in fresh)
+        assert [(m.steps, str(m)) for m in fresh] == want
+    assert [(m.steps, str(m)) for m in kept] == want
+    assert type(Tagged(kept[0].steps)) is Tagged
