@@ -48,6 +48,7 @@ struct Registry {
   PyTypeObject* position = nullptr;  // nardy.Position (exact type: slots read directly)
   PyObject* check_dice = nullptr;    // nardy.position._check_dice, for anything unusual
   Py_ssize_t move_steps = -1, move_variant = -1, move_color = -1;
+  Py_ssize_t move_src = -1, move_index = -1;
   Py_ssize_t pos_key = -1, pos_variant = -1, pos_turn = -1;
   Py_ssize_t variant_engine = -1;
   PyTypeObject* variant_base = nullptr;
@@ -118,6 +119,8 @@ void move_dealloc(PyObject* o) {
   Py_CLEAR(slot_at(o, g.move_steps));
   Py_CLEAR(slot_at(o, g.move_variant));
   Py_CLEAR(slot_at(o, g.move_color));
+  Py_CLEAR(slot_at(o, g.move_src));
+  Py_CLEAR(slot_at(o, g.move_index));
   if (type == g.move && g_free_count < kMoveFreeList) {  // a subclass's object is freed
     g_free_moves[g_free_count++] = o;
     return;
@@ -138,24 +141,11 @@ PyObject* new_move() {
   return o;
 }
 
-// A new nardy.Move of `m`, printed as `color` plays in `variant`; nullptr with a Python error
-// set on failure.
-PyObject* move_object(const Move& m, PyObject* variant, long color) {
-  PyObject* steps = steps_of(m);
-  if (!steps) return nullptr;
-  PyObject* obj = g.move->tp_dealloc == move_dealloc ? new_move() : g.move->tp_alloc(g.move, 0);
-  if (!obj) {
-    Py_DECREF(steps);
-    return nullptr;
-  }
-  slot_at(obj, g.move_steps) = steps;
-  Py_INCREF(variant);
-  slot_at(obj, g.move_variant) = variant;
-  slot_at(obj, g.move_color) = PyLong_FromLong(color);
-  // A Move refers to its Steps and its variant, never back to anything that refers to it.
-  if (PyObject_IS_GC(obj)) PyObject_GC_UnTrack(obj);
-  return obj;
-}
+// A new nardy.Move of move `i` of `legal` (a LegalMoves), printed as its colour plays in its
+// variant; nullptr with a Python error set on failure. Its steps stay in the buffer until read
+// (Move.__getattr__ asks `legal` for them).
+PyObject* move_object(PyObject* legal, Py_ssize_t i);
+
 
 PyObject* raise_error(const char* error_class, const std::string& msg) {
   PyObject* mod = PyImport_ImportModule("nardy.errors");
@@ -240,13 +230,34 @@ void lm_dealloc(PyObject* self) {
 
 Py_ssize_t lm_len(PyObject* self) { return Py_SIZE(self); }
 
+PyObject* move_object(PyObject* legal, Py_ssize_t i) {
+  LegalMovesObject* s = lm(legal);
+  PyObject* index = PyLong_FromSsize_t(i);
+  if (!index) return nullptr;
+  PyObject* obj = g.move->tp_dealloc == move_dealloc ? new_move() : g.move->tp_alloc(g.move, 0);
+  if (!obj) {
+    Py_DECREF(index);
+    return nullptr;
+  }
+  Py_INCREF(legal);
+  slot_at(obj, g.move_src) = legal;
+  slot_at(obj, g.move_index) = index;
+  Py_INCREF(s->variant);
+  slot_at(obj, g.move_variant) = s->variant;
+  slot_at(obj, g.move_color) = PyLong_FromLong(s->turn);
+  // A Move refers to its LegalMoves, Steps and variant, never back to anything that refers to
+  // it: no cycle, so the collector need not track it.
+  if (PyObject_IS_GC(obj)) PyObject_GC_UnTrack(obj);
+  return obj;
+}
+
 PyObject* lm_item(PyObject* self, Py_ssize_t i) {
   if (i < 0 || i >= Py_SIZE(self)) {
     PyErr_SetString(PyExc_IndexError, "LegalMoves index out of range");
     return nullptr;
   }
   LegalMovesObject* s = lm(self);
-  return move_object(s->moves[i], s->variant, s->turn);
+  return move_object(self, i);
 }
 
 PyObject* lm_subscript(PyObject* self, PyObject* key) {
@@ -288,7 +299,19 @@ long find_result(const LegalMovesObject* s, const Position& p) {
 long index_of(LegalMovesObject* s, PyObject* move) {
   if (!s->eng || !PyObject_TypeCheck(move, g.move)) return -1;
   PyObject* steps = slot_at(move, g.move_steps);
-  if (!steps || !PyTuple_Check(steps)) return -1;
+  if (!steps) {  // a listed move whose steps were never read: they are in its LegalMoves
+    PyObject* src = slot_at(move, g.move_src);
+    PyObject* idx = slot_at(move, g.move_index);
+    if (!src || !idx || !PyObject_TypeCheck(src, g.base) || !PyLong_Check(idx)) return -1;
+    const Py_ssize_t k = PyLong_AsSsize_t(idx);
+    if (k < 0 || k >= Py_SIZE(src)) return -1;
+    if (src == reinterpret_cast<PyObject*>(s)) return static_cast<long>(k);
+    const Move& mv = lm(src)->moves[k];
+    Position result;
+    if (!s->eng->apply_steps(s->origin, mv.steps.data(), mv.n_steps, result)) return -1;
+    return find_result(s, result);
+  }
+  if (!PyTuple_Check(steps)) return -1;
   const Py_ssize_t n = PyTuple_GET_SIZE(steps);
   if (n == 0 || n > kMaxSteps) return -1;
   Step st[kMaxSteps];
@@ -428,7 +451,8 @@ PyObject* iter_next(PyObject* o) {
   if (!it->seq) return nullptr;
   if (it->i < Py_SIZE(it->seq)) {
     LegalMovesObject* s = lm(it->seq);
-    return move_object(s->moves[it->i++], s->variant, s->turn);
+    (void)s;
+    return move_object(it->seq, it->i++);
   }
   Py_CLEAR(it->seq);
   return nullptr;
@@ -633,7 +657,8 @@ void register_moves(py::module_& m) {
     PyTypeObject* pt = as_type(position, "Position");
     PyTypeObject* vt = as_type(variant, "Variant");
     const Py_ssize_t ms = member_offset(mt, "_steps"), mv = member_offset(mt, "_variant"),
-                     mc = member_offset(mt, "_color");
+                     mc = member_offset(mt, "_color"), msrc = member_offset(mt, "_src"),
+                     midx = member_offset(mt, "_index");
     const Py_ssize_t pk = member_offset(pt, "_key"), pv = member_offset(pt, "_variant"),
                      pn = member_offset(pt, "_turn");
     const Py_ssize_t ve = member_offset(vt, "engine");
@@ -662,6 +687,7 @@ void register_moves(py::module_& m) {
     g.variant_base = reinterpret_cast<PyTypeObject*>(variant.release().ptr());
     g.check_dice = check_dice.release().ptr();
     g.move_steps = ms, g.move_variant = mv, g.move_color = mc;
+    g.move_src = msrc, g.move_index = midx;
     g.pos_key = pk, g.pos_variant = pv, g.pos_turn = pn;
     g.variant_engine = ve;
     g.engine_info = py::detail::get_type_info(typeid(Engine));

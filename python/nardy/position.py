@@ -59,7 +59,11 @@ class Move:
     notation, for any variant. Give it a context with :meth:`in_context`.
     """
 
-    __slots__ = ("_steps", "_variant", "_color")
+    # _src and _index: a move listed by LegalMoves leaves _steps unset and names its place in
+    # the LegalMoves buffer instead; __getattr__ builds the steps the first time they are read.
+    __slots__ = ("_steps", "_variant", "_color", "_src", "_index")
+    _src: Any
+    _index: int
 
     def __init__(self, steps: Iterable[Step | tuple[int, int] | tuple[int, int, bool]]) -> None:
         if not isinstance(steps, (list, tuple)):
@@ -80,6 +84,19 @@ class Move:
         self._steps: tuple[Step, ...] = tuple(norm)
         self._variant: Variant | None = None
         self._color: int = WHITE
+
+    def __getattr__(self, name: str) -> Any:
+        # only reached for an unset slot: the steps of a listed move, on first use
+        if name != "_steps":
+            raise AttributeError(f"'Move' object has no attribute {name!r}")
+        try:
+            src, index = self._src, self._index
+        except AttributeError:
+            raise AttributeError("'Move' object has no attribute '_steps'") from None
+        steps: tuple[Step, ...] = src.steps(index)
+        self._steps = steps
+        self._src = None  # the LegalMoves buffer is no longer needed
+        return steps
 
     @property
     def steps(self) -> tuple[Step, ...]:
