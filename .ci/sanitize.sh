@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Sanitizer job: builds the core, the nardy-core tool and the Python module with
 # AddressSanitizer + UndefinedBehaviorSanitizer (every report aborts), then runs the C++
-# selftest, a perft and rollouts of every variant through the tool, and the part of the Python
-# suite that reaches the enumerator's counting path, rollouts, batches and the parsers.
+# selftest, perft and rollouts of every variant through the tool and through Python, and a part
+# of the Python suite that reaches the enumerator's counting path, rollouts and batches.
 # Usage: .ci/sanitize.sh [BUILD_DIR]   (run inside the environment the tests use)
+# The default is the short job .ci/run always runs (a few minutes, most of it the build);
+# NARDY_SANITIZE_FULL=1 adds the parsers' fuzz tests, Ctrl-C and the remaining batch tests.
 # NARDY_SANITIZERS=thread with clang++ as CXX gives a ThreadSanitizer run of the threaded tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -38,7 +40,9 @@ cp "$build/nardy-core" "$pkg/nardy/bin/nardy-core"
 case "$sanitizers" in
   # libstdc++ beside it: ASan finds the real __cxa_throw only in a library loaded before it
   *address*) runtime="$("$cxx" -print-file-name=libasan.so) $("$cxx" -print-file-name=libstdc++.so)" ;;
-  *thread*) runtime=$("$cxx" -print-file-name=libtsan.so) ;;
+  # clang's runtime is libclang_rt.tsan (GCC's libtsan does not match clang's instrumentation)
+  *thread*) runtime=$("$cxx" -print-file-name=libclang_rt.tsan-x86_64.so)
+            [ -e "$runtime" ] || runtime=$("$cxx" -print-file-name=libtsan.so) ;;
   *) runtime= ;;
 esac
 export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:halt_on_error=1
@@ -69,9 +73,19 @@ for name in ("backgammon", "nackgammon", "long-nardy", "long-nardy-classic", "sh
     parallel.perft_threads(p, depth, threads=2)
 print("sanitized rollouts and perft: ok")
 EOF
-  tests=(tests/test_validate.py tests/test_core_backgammon.py tests/test_rollout.py
-         tests/test_batch.py tests/test_no_hit_and_hide.py)
-  for t in tests/test_fuzz_*.py tests/test_interrupt.py; do [ -e "$t" ] && tests+=("$t"); done
+  # The short subset: rollouts (built-in and callable policies), the counting path through
+  # perft and batches, the validation layer at the C++ boundary.
+  tests=(tests/test_validate.py tests/test_rollout.py tests/test_perft_suite.py
+         "tests/test_batch.py::test_afterstates_equal_legal_moves"
+         "tests/test_batch.py::test_enumerate_loop_counts_what_legal_moves_lists")
+  # perft lines up to two million nodes (the suite's big lines take minutes under ASan)
+  export NARDY_PERFT_MAX_NODES=${NARDY_PERFT_MAX_NODES:-2000000}
+  if [ "${NARDY_SANITIZE_FULL:-0}" = 1 ]; then
+    unset NARDY_PERFT_MAX_NODES
+    tests=(tests/test_validate.py tests/test_core_backgammon.py tests/test_rollout.py
+           tests/test_batch.py tests/test_no_hit_and_hide.py tests/test_perft_suite.py)
+    for t in tests/test_fuzz_*.py tests/test_interrupt.py; do [ -e "$t" ] && tests+=("$t"); done
+  fi
 else
   tests=(tests/test_threads.py tests/test_parallel.py)
 fi
