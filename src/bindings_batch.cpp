@@ -412,6 +412,8 @@ py::tuple afterstates_impl(const Engine& engine, const py::array& boards, const 
         std::vector<std::vector<Chunk>> chunks(t);
         std::atomic<bool> failed{false}, cancelled{false};
         auto place = [&]() noexcept {
+          // a stopped run left rows uncounted (their offsets unwritten): nothing to place
+          if (cancelled || failed) return;
           offsets.data[0] = 0;
           for (size_t i = 0; i < n; ++i) offsets.data[i + 1] += offsets.data[i];
           const size_t m = static_cast<size_t>(offsets.data[n]);
