@@ -239,6 +239,13 @@ PYBIND11_MODULE(_core, m) {
       .value("FEDERATION", HeadRule::Federation)
       .value("CLASSIC", HeadRule::Classic)
       .value("EXTENDED", HeadRule::Extended);
+  py::enum_<FevgaFirst>(m, "FevgaFirst")
+      .value("PAST_START", FevgaFirst::PastStart)
+      .value("OPPONENT_QUARTER", FevgaFirst::OpponentQuarter);
+  py::enum_<FevgaPrime>(m, "FevgaPrime")
+      .value("ONE_POINT_BEHIND", FevgaPrime::OnePointBehind)
+      .value("ALL_BEHIND", FevgaPrime::AllBehind)
+      .value("FREE", FevgaPrime::Free);
   py::enum_<ShlemStage>(m, "ShlemStage")
       .value("EITHER", ShlemStage::Either)
       .value("PER_PLAYER", ShlemStage::PerPlayer);
@@ -402,7 +409,8 @@ Empty when the player cannot move (the turn passes).)doc")
   py::class_<Engine>(m, "Engine")
       .def(py::init([](Variant v, HeadRule head, bool block_at_end, ShlemStage stage,
                        ShlemEnd end, int pass_limit, bool no_hit_and_hide,
-                       int cascade_from_turn, bool pinned_bear_off) {
+                       int cascade_from_turn, bool pinned_bear_off, FevgaFirst fevga_first,
+                       FevgaPrime fevga_prime, bool fevga_start_quarter, int fevga_their_quarter) {
              Rules r;
              if (cascade_from_turn < 0 || cascade_from_turn > 255)
                throw py::value_error("cascade_from_turn must be 0..255");
@@ -416,13 +424,22 @@ Empty when the player cannot move (the turn passes).)doc")
              if (pass_limit < 0 || pass_limit > 255)
                throw py::value_error("shlem_pass_limit must be 0..255");
              r.shlem_pass_limit = static_cast<uint8_t>(pass_limit);
+             r.fevga_first = fevga_first;
+             r.fevga_prime = fevga_prime;
+             r.fevga_start_quarter = fevga_start_quarter;
+             if (fevga_their_quarter < 1 || fevga_their_quarter > 6)
+               throw py::value_error("fevga_their_quarter must be 1..6");
+             r.fevga_their_quarter = static_cast<uint8_t>(fevga_their_quarter);
              return std::make_unique<Engine>(v, r);
            }),
            py::arg("variant"), py::arg("head_rule") = HeadRule::Federation,
            py::arg("block_check_at_end") = false, py::arg("shlem_stage") = ShlemStage::Either,
            py::arg("shlem_end") = ShlemEnd::Move, py::arg("shlem_pass_limit") = 4,
            py::arg("no_hit_and_hide") = false, py::arg("cascade_from_turn") = 3,
-           py::arg("pinned_bear_off") = false)
+           py::arg("pinned_bear_off") = false,
+           py::arg("fevga_first") = FevgaFirst::PastStart,
+           py::arg("fevga_prime") = FevgaPrime::OnePointBehind,
+           py::arg("fevga_start_quarter") = true, py::arg("fevga_their_quarter") = 6)
       .def_property_readonly("has_sequences", &Engine::has_sequences,
                              "Whether a roll may give a turn of several groups of dice.")
       .def("turn_moves", [](Engine& e, const Key& k, int d1, int d2, int turn) {

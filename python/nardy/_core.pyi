@@ -6,7 +6,7 @@ import collections.abc
 import numpy
 import numpy.typing
 import typing
-__all__: list[str] = ['CancelToken', 'Engine', 'HeadRule', 'LegalMoves', 'LegalMovesBase', 'LockstepRollout', 'ShlemEnd', 'ShlemStage', 'StepTurn', 'Variant', 'VectorEnv', 'batch_afterstate_features', 'batch_afterstates', 'batch_encode', 'batch_from_position_ids', 'batch_from_xgids', 'batch_keys', 'batch_position_ids', 'batch_rows', 'batch_xgids', 'decode', 'decode_position_id', 'decode_xgid', 'encode', 'encode_position_id', 'encode_xgid', 'encoding_width', 'greedy_index', 'hardware_threads', 'key_position_id', 'key_xgid', 'perft_split', 'perft_tasks', 'perft_threads', 'position_id_key', 'rollout', 'rollout_kinds', 'swap', 'validate', 'variant_info', 'xgid_key']
+__all__: list[str] = ['CancelToken', 'Engine', 'FevgaFirst', 'FevgaPrime', 'HeadRule', 'LegalMoves', 'LegalMovesBase', 'LockstepRollout', 'ShlemEnd', 'ShlemStage', 'StepTurn', 'Variant', 'VectorEnv', 'batch_afterstate_features', 'batch_afterstates', 'batch_encode', 'batch_from_position_ids', 'batch_from_xgids', 'batch_keys', 'batch_position_ids', 'batch_rows', 'batch_xgids', 'decode', 'decode_position_id', 'decode_xgid', 'encode', 'encode_position_id', 'encode_xgid', 'encoding_width', 'greedy_index', 'hardware_threads', 'key_position_id', 'key_xgid', 'perft_split', 'perft_tasks', 'perft_threads', 'position_id_key', 'rollout', 'rollout_kinds', 'swap', 'validate', 'variant_info', 'xgid_key']
 class Variant:
     """
     Members:
@@ -27,6 +27,8 @@ class Variant:
     
       PLAKOTO
     
+      FEVGA
+    
       GUL_BARA
     """
     BACKGAMMON: typing.ClassVar[Variant]
@@ -37,6 +39,7 @@ class Variant:
     TAVLA: typing.ClassVar[Variant]
     PORTES: typing.ClassVar[Variant]
     PLAKOTO: typing.ClassVar[Variant]
+    FEVGA: typing.ClassVar[Variant]
     GUL_BARA: typing.ClassVar[Variant]
     __members__: typing.ClassVar[dict[str, Variant]]
     @typing.overload
@@ -105,6 +108,99 @@ class HeadRule:
         ...
     @typing.overload
     def __ne__(self, other: HeadRule) -> bool:
+        ...
+    @typing.overload
+    def __ne__(self, other: typing.Any) -> bool:
+        ...
+    def __repr__(self) -> str:
+        ...
+    def __setstate__(self, state: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    def __str__(self) -> str:
+        ...
+    @property
+    def name(self) -> str:
+        ...
+    @property
+    def value(self) -> int:
+        ...
+class FevgaFirst:
+    """
+    Members:
+    
+      PAST_START
+    
+      OPPONENT_QUARTER
+    """
+    OPPONENT_QUARTER: typing.ClassVar[FevgaFirst]
+    PAST_START: typing.ClassVar[FevgaFirst]
+    __members__: typing.ClassVar[dict[str, FevgaFirst]]
+    @typing.overload
+    def __eq__(self, other: FevgaFirst) -> bool:
+        ...
+    @typing.overload
+    def __eq__(self, other: typing.Any) -> bool:
+        ...
+    def __getstate__(self) -> int:
+        ...
+    def __hash__(self) -> int:
+        ...
+    def __index__(self) -> int:
+        ...
+    def __init__(self, value: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    def __int__(self) -> int:
+        ...
+    @typing.overload
+    def __ne__(self, other: FevgaFirst) -> bool:
+        ...
+    @typing.overload
+    def __ne__(self, other: typing.Any) -> bool:
+        ...
+    def __repr__(self) -> str:
+        ...
+    def __setstate__(self, state: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    def __str__(self) -> str:
+        ...
+    @property
+    def name(self) -> str:
+        ...
+    @property
+    def value(self) -> int:
+        ...
+class FevgaPrime:
+    """
+    Members:
+    
+      ONE_POINT_BEHIND
+    
+      ALL_BEHIND
+    
+      FREE
+    """
+    ALL_BEHIND: typing.ClassVar[FevgaPrime]
+    FREE: typing.ClassVar[FevgaPrime]
+    ONE_POINT_BEHIND: typing.ClassVar[FevgaPrime]
+    __members__: typing.ClassVar[dict[str, FevgaPrime]]
+    @typing.overload
+    def __eq__(self, other: FevgaPrime) -> bool:
+        ...
+    @typing.overload
+    def __eq__(self, other: typing.Any) -> bool:
+        ...
+    def __getstate__(self) -> int:
+        ...
+    def __hash__(self) -> int:
+        ...
+    def __index__(self) -> int:
+        ...
+    def __init__(self, value: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    def __int__(self) -> int:
+        ...
+    @typing.overload
+    def __ne__(self, other: FevgaPrime) -> bool:
         ...
     @typing.overload
     def __ne__(self, other: typing.Any) -> bool:
@@ -285,7 +381,7 @@ class CancelToken:
     def cancelled(self) -> bool:
         ...
 class Engine:
-    def __init__(self, variant: Variant, head_rule: HeadRule = ..., block_check_at_end: bool = False, shlem_stage: ShlemStage = ..., shlem_end: ShlemEnd = ..., shlem_pass_limit: typing.SupportsInt | typing.SupportsIndex = 4, no_hit_and_hide: bool = False, cascade_from_turn: typing.SupportsInt | typing.SupportsIndex = 3) -> None:
+    def __init__(self, variant: Variant, head_rule: HeadRule = ..., block_check_at_end: bool = False, shlem_stage: ShlemStage = ..., shlem_end: ShlemEnd = ..., shlem_pass_limit: typing.SupportsInt | typing.SupportsIndex = 4, no_hit_and_hide: bool = False, cascade_from_turn: typing.SupportsInt | typing.SupportsIndex = 3, pinned_bear_off: bool = False, fevga_first: FevgaFirst = ..., fevga_prime: FevgaPrime = ..., fevga_start_quarter: bool = True, fevga_their_quarter: typing.SupportsInt | typing.SupportsIndex = 6) -> None:
         ...
     def apply(self, arg0: bytes, arg1: collections.abc.Sequence[collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex]]) -> typing.Any:
         """

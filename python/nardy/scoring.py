@@ -166,14 +166,15 @@ class FourKindScoring(Scoring):
 
 
 class SingleGammonScoring(Scoring):
-    """Tavla and Portes (docs/rules/tavla.md, portes.md): 1 point a win, 2 a gammon («mars»)
-    when the loser bore off none; there is no backgammon."""
+    """Tavla, Portes and Fevga (docs/rules/tavla.md, portes.md, fevga.md): 1 point a win, 2 a
+    gammon («mars»; a double game in Fevga) when the loser bore off none; no backgammon."""
 
     name = "single_gammon"
-    aliases = ("tavla", "portes", "no_backgammon")
+    aliases = ("tavla", "portes", "no_backgammon", "fevga", "moultezim")
     kinds = (("single", 1), ("gammon", 2))
-    kind_aliases: ClassVar[dict[str, str]] = {"mars": "gammon", "oin": "single"}
-    source = "«Tavla» (Backgammon Galore!); «Portes» (kafenio.eu, Ludii)"
+    kind_aliases: ClassVar[dict[str, str]] = {"mars": "gammon", "oin": "single",
+                                              "double": "gammon"}
+    source = "«Tavla» (Backgammon Galore!); «Portes» (kafenio.eu, Ludii); «Fevga» (fevga.md)"
 
     def classify(self, loser: Sequence[int]) -> int:
         return 0 if loser[25] > 0 else 1

@@ -300,6 +300,23 @@ class Backgammon(Variant):
         return int(name) - 1  # 25 is the bar as gnubg writes it
 
 
+def _absolute_point_name(index: int, color: int) -> str:
+    """Points numbered absolutely, for games whose sides start diagonally opposite: white's
+    index i is point i + 1, black's is (i + 12) % 24 + 1."""
+    if index == -1:
+        return "off"
+    return str((index + (12 if color == BLACK else 0)) % 24 + 1)
+
+
+def _absolute_point_index(name: str, color: int, variant: str) -> int:
+    name = name.strip().lower()
+    if name == "off":
+        return -1
+    if not (name.isascii() and name.isdigit()) or not 1 <= int(name) <= 24:
+        raise ValueError(f"not a {variant} point: {name!r}")
+    return (int(name) - 1 - (12 if color == BLACK else 0)) % 24
+
+
 _HEAD_RULES = ("federation", "classic", "extended")
 _BLOCK_CHECKS = ("step", "end")
 
@@ -336,17 +353,10 @@ class LongNardy(Variant):
     # Seed 000 numbers the board absolutely: white's head is 24 and home 1-6, black's head 12
     # and home 13-18. White's index i is point i+1; black's is (i + 12) % 24 + 1.
     def point_name(self, index: int, color: int) -> str:
-        if index == -1:
-            return "off"
-        return str((index + (12 if color == BLACK else 0)) % 24 + 1)
+        return _absolute_point_name(index, color)
 
     def point_index(self, name: str, color: int) -> int:
-        name = name.strip().lower()
-        if name == "off":
-            return -1
-        if not (name.isascii() and name.isdigit()) or not 1 <= int(name) <= 24:
-            raise ValueError(f"not a long-nardy point: {name!r}")
-        return (int(name) - 1 - (12 if color == BLACK else 0)) % 24
+        return _absolute_point_index(name, color, self.name)
 
 
 class LongNardyClassic(LongNardy):
@@ -580,6 +590,76 @@ class Portes(Backgammon):
     scorings = ("single_gammon", "standard")
     default_opening_roll = "fresh"
     default_cube = False
+_FEVGA_FIRST = ("past-start", "opponent-quarter")
+_FEVGA_PRIMES = ("one-point-behind", "all-behind", "free")
+
+
+class Fevga(Variant):
+    """Fevga (Greek tavli): long nardy's board, both sides moving the same way from diagonally
+    opposite starts; a single checker holds a point; no second checker leaves the start before
+    the first is past the opponent's start; never all six points of the own starting quarter,
+    nor (rule ``prime``) a prime that shuts in every opponent checker."""
+
+    name = "fevga"
+    aliases: ClassVar[tuple[str, ...]] = ("φεύγα", "feuga")
+    core_variant = _core.Variant.FEVGA
+    options: ClassVar[dict[str, tuple[Any, tuple[Any, ...]]]] = {
+        # how far the first checker goes before a second leaves the start
+        "first_checker": ("past-start", _FEVGA_FIRST),
+        # which six-point primes are forbidden (docs/rules/fevga.md)
+        "prime": ("one-point-behind", _FEVGA_PRIMES),
+        # never all six points of the own starting quarter
+        "start_quarter": (True, (True, False)),
+        # the most points held at once in the opponent's starting quarter (6: no limit)
+        "their_quarter_limit": (6, tuple(range(1, 7))),
+        # the six-point rules after every step, or on the final position only
+        "block_check": ("step", _BLOCK_CHECKS),
+    }
+    scorings: ClassVar[tuple[str, ...]] = ("single_gammon",)
+    # the starter throws both dice again (Backgammon Galore, BrainKing)
+    default_opening_roll = "fresh"
+    cube_allowed = False  # tavli is played without the cube
+    default_encoding = "long"
+
+    def _make_engine(self) -> _core.Engine:
+        r = self.rules
+        return _core.Engine(
+            self.core_variant, block_check_at_end=r["block_check"] == "end",
+            fevga_first=_core.FevgaFirst.PAST_START if r["first_checker"] == "past-start"
+            else _core.FevgaFirst.OPPONENT_QUARTER,
+            fevga_prime=getattr(_core.FevgaPrime, r["prime"].upper().replace("-", "_")),
+            fevga_start_quarter=r["start_quarter"],
+            fevga_their_quarter=r["their_quarter_limit"])
+
+    def initial_side(self) -> tuple[int, ...]:
+        side = [0] * 26
+        side[23] = 15
+        return tuple(side)
+
+    def to_mover(self, j: int) -> int:
+        return (j + 12) % 24
+
+    # numbered as long nardy: white starts on 24 and bears off from 1-6, black from 12 / 13-18
+    def point_name(self, index: int, color: int) -> str:
+        return _absolute_point_name(index, color)
+
+    def point_index(self, name: str, color: int) -> int:
+        return _absolute_point_index(name, color, self.name)
+
+
+class Moultezim(Fevga):
+    """Moultezim, Fevga's Turkish and Bulgarian cousin as Backgammon Galore gives it: at most
+    four points of the opponent's starting quarter, neither Fevga's starting-quarter rule nor
+    its prime rule."""
+
+    name = "moultezim"
+    aliases = ("mültezim",)
+    options: ClassVar[dict[str, tuple[Any, tuple[Any, ...]]]] = {
+        **Fevga.options,
+        "prime": ("free", _FEVGA_PRIMES),
+        "start_quarter": (False, (True, False)),
+        "their_quarter_limit": (4, tuple(range(1, 7))),
+    }
 
 
 class GulBara(LongNardy):
@@ -705,7 +785,7 @@ class Plakoto(Variant):
 
 VARIANTS: tuple[type[Variant], ...] = (
     Backgammon, LongNardy, LongNardyClassic, LongNardyExtended, Shlem, Nackgammon, Hypergammon,
-    Tavla, Portes, Plakoto, GulBara)
+    Tavla, Portes, Plakoto, Fevga, Moultezim, GulBara)
 
 
 def _normalise(name: str) -> str:

@@ -6,6 +6,7 @@
 
 #include "nardy/engine_impl.hpp"
 #include "nardy/variants/backgammon.hpp"
+#include "nardy/variants/fevga.hpp"
 #include "nardy/variants/gul_bara.hpp"
 #include "nardy/variants/hypergammon.hpp"
 #include "nardy/variants/long_nardy.hpp"
@@ -57,6 +58,7 @@ const VariantEntry kVariants[] = {
     entry<Tavla>(),
     entry<Portes>(),
     entry<Plakoto>(),
+    entry<Fevga>(),
     entry<GulBara>(),
 };
 

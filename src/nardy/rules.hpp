@@ -27,6 +27,19 @@ enum class ShlemEnd : uint8_t {
   Claim = 1,  // the builder may claim it at the start of any later turn of its own (or play on)
 };
 
+// Fevga: how far the first checker must go before a second may leave the start.
+enum class FevgaFirst : uint8_t {
+  PastStart = 0,        // beyond the opponent's starting point (the mover's index 10 or lower)
+  OpponentQuarter = 1,  // twelve pips, into the opponent's starting quarter (index 11 or lower)
+};
+
+// Fevga: which six-point primes are forbidden besides the starting-quarter rule.
+enum class FevgaPrime : uint8_t {
+  OnePointBehind = 0,  // a prime with every opponent checker on the one point right behind it
+  AllBehind = 1,       // a prime with no opponent checker past it (long nardy's rule)
+  Free = 2,            // none
+};
+
 struct Rules {
   bool no_hit_and_hide = false;  // backgammon house rule (seed 002): a hitter may not go on
                                  // to a point holding another own checker in the same turn
@@ -39,6 +52,11 @@ struct Rules {
                                  // (0: never)
   bool plakoto_pinned_bear_off = false;  // Plakoto: a side may bear off while one of its
                                          // checkers is pinned in its home board
+  FevgaFirst fevga_first = FevgaFirst::PastStart;
+  FevgaPrime fevga_prime = FevgaPrime::OnePointBehind;
+  bool fevga_start_quarter = true;     // Fevga: never all six points of the own starting quarter
+  uint8_t fevga_their_quarter = 6;     // Fevga: most points held in the opponent's starting
+                                       // quarter (6: no limit)
 };
 
 }  // namespace nardy

@@ -1,0 +1,165 @@
+// Fevga (docs/rules/fevga.md): long nardy's board (both sides move the same way from
+// diagonally opposite starts, a single checker holds a point, no hitting) with Fevga's own
+// start and prime rules: no second checker leaves the start before the first has gone past
+// the opponent's start, never all six points of the own starting quarter, and (a rule option)
+// no six-point prime that shuts in every opponent checker. Moultezim is a preset of options.
+#pragma once
+
+#include <bit>
+
+#include "nardy/movelist.hpp"
+#include "nardy/position.hpp"
+#include "nardy/rules.hpp"
+#include "nardy/variants/common.hpp"
+#include "nardy/variants/long_nardy.hpp"
+#include "nardy/variants/traits.hpp"
+
+namespace nardy {
+
+struct FevgaPolicy {
+  static constexpr int kCheckers = 15;
+  static constexpr int kStart = LongNardyPolicy::kHead;           // the mover's index 23
+  static constexpr uint32_t kStartQuarter = 0x3Fu << 18;          // the mover's 18..23
+  static constexpr uint32_t kTheirQuarter = 0x3Fu << 6;           // the opponent's 18..23
+
+  struct State {
+    Position pos;
+    uint32_t ours = 0;        // mover's occupied points
+    uint32_t theirs = 0;      // points holding an opponent checker, mover's coordinates
+    // Constant through the turn, for the prime rules: the opponent's points in its own
+    // coordinates (every bit once a checker is off: that one is past any prime), and the one
+    // point holding every opponent checker left on the board (-1 when there is none such).
+    uint32_t their_path = 0;
+    int their_stack = -1;
+    // The turn began in a position the six-point rules forbid (the opponent's move may make
+    // one: it gathered its checkers behind a prime): steps are free, the end must be clean.
+    bool inherited = false;
+  };
+
+  bool order_mattered() const noexcept { return order_flag_; }
+  void reset_order_flag() const noexcept { order_flag_ = false; }
+
+  explicit FevgaPolicy(const Rules& rules = {})
+      : rules_(rules), passed_mask_((2u << (rules.fevga_first == FevgaFirst::PastStart ? 10 : 11)) - 1) {}
+
+  int begin_turn(const Position& pos, int, int, State out[2]) const noexcept {
+    State& s = out[0];
+    s.pos = pos;
+    s.ours = pos.us.occ1();
+    s.theirs = rotate24_half(pos.them.occ1());
+    const uint32_t them = pos.them.occ1();
+    s.their_path = pos.them.off() > 0 ? kBoardMask : them;
+    s.their_stack = std::popcount(them) == 1 ? std::countr_zero(them) : -1;
+    s.inherited = false;
+    s.inherited = forbidden(s.ours, s);
+    return 1;
+  }
+
+  NARDY_HOT uint32_t sources(const State& s, int die) const noexcept {
+    uint32_t movable = s.ours;
+    if (start_locked(s)) {
+      movable &= ~(1u << kStart);
+      // the first checker may pass later in the turn and free the start: order matters
+      order_flag_ |= (s.ours >> kStart) & 1u;
+    }
+    return race_sources(s.ours, die) & movable & ~(s.theirs << die);
+  }
+
+  template <class F>
+  NARDY_HOT void for_each_step(const State& s, int from, int die, F&& f) const {
+    const int to = from - die;
+    if (to >= 0) {
+      State n = s;
+      move_checker(n.pos.us, n.ours, from, to, die);
+      // The restrictions only grow with the points held: a step onto a point already held
+      // cannot break one.
+      if (!(s.ours & (1u << to)) && !rules_.block_check_at_end && !s.inherited &&
+          forbidden(n.ours, s)) {
+        order_flag_ = true;
+        return;
+      }
+      f(n, Step{int8_t(from), int8_t(to), 0});
+      return;
+    }
+    if (!may_bear_off(s.pos.us, s.ours, from, to)) return;
+    State n = s;
+    move_checker(n.pos.us, n.ours, from, kOff, die);
+    f(n, Step{int8_t(from), int8_t(kBearOffTo), 0});
+  }
+
+  bool final_ok(const State& s) const noexcept {
+    return !(rules_.block_check_at_end || s.inherited) || !forbidden(s.ours, s);
+  }
+
+  // The six-point rules on the mover's points `ours` (own coordinates).
+  NARDY_HOT bool forbidden(uint32_t ours, const State& s) const noexcept {
+    if (rules_.fevga_start_quarter && (ours & kStartQuarter) == kStartQuarter) return true;
+    if (std::popcount(ours & kTheirQuarter) > rules_.fevga_their_quarter) return true;
+    switch (rules_.fevga_prime) {
+      case FevgaPrime::OnePointBehind: {
+        // the six points just ahead of the stack, along the opponent's path
+        const int k = s.their_stack;
+        return k >= 6 && ((rotate24_half(ours) >> (k - 6)) & 0x3Fu) == 0x3Fu;
+      }
+      case FevgaPrime::AllBehind:
+        return LongNardyPolicy::forbidden_block(ours, s.their_path);
+      case FevgaPrime::Free:
+        return false;
+    }
+    return false;
+  }
+
+ private:
+  // While the first checker has not gone far enough (and no checker is off), none other
+  // leaves the start unless all fifteen are still there.
+  bool start_locked(const State& s) const noexcept {
+    return s.pos.us.count(kStart) != kCheckers && !(s.ours & passed_mask_) &&
+           s.pos.us.off() == 0;
+  }
+
+  Rules rules_;
+  uint32_t passed_mask_;  // the points at which the first checker has gone far enough
+  mutable bool order_flag_ = false;
+};
+
+// Fevga's game: long nardy's geometry and setup (15 checkers on the mover's index 23, the
+// opponent's index j on the mover's (j + 12) % 24); a single game 1 point, a gammon (a double
+// game) 2 when the loser has borne off none.
+struct Fevga : BearOffGame<Fevga> {
+  static constexpr const char* kKey = "FEVGA";
+  static constexpr VariantName kNames[] = {
+      {"fevga"},
+      {"φεύγα"},
+      {"feuga"},
+      {"moultezim",
+       [](Rules& r) {
+         r.fevga_prime = FevgaPrime::Free;
+         r.fevga_start_quarter = false;
+         r.fevga_their_quarter = 4;
+       }},
+      {"mültezim",
+       [](Rules& r) {
+         r.fevga_prime = FevgaPrime::Free;
+         r.fevga_start_quarter = false;
+         r.fevga_their_quarter = 4;
+       }},
+  };
+  using Policies = PolicyList<FevgaPolicy>;
+
+  static constexpr int kCheckers = FevgaPolicy::kCheckers;
+  static constexpr bool kHasBar = false;
+  static constexpr int to_mover(int j) noexcept { return LongNardy::to_mover(j); }
+  static constexpr uint32_t to_mover_mask(uint32_t m) noexcept {
+    return LongNardy::to_mover_mask(m);
+  }
+  static constexpr SideArray start() noexcept { return LongNardy::start(); }
+
+  static constexpr const char* kKinds[] = {"single", "gammon"};
+  static constexpr int loss_kind(const Side&) noexcept { return 1; }
+
+  static int greedy_score(const Position& after) noexcept {
+    return LongNardy::greedy_score(after);
+  }
+};
+
+}  // namespace nardy
