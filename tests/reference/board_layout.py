@@ -5,7 +5,7 @@ Backgammon (and nackgammon, on the same board) and long nardy number white's poi
 along the bottom row from the right and 13..24 along the top row from the left, as white sees
 the board (docs/coordinates.md: white's
 index i is point i + 1; black's index j lies on white's 23 - j in backgammon and on
-(j + 12) % 24 in long nardy). Shlem draws white's line 11..26 along the bottom and black's line
+(j + 12) % 24 in long nardy and in Fevga, which is played on long nardy's board). Shlem draws white's line 11..26 along the bottom and black's line
 41..36 along the top, each point facing the one with the same position on the other line
 (docs/rules/shlem.md). Seen from black's side, black's index i is where white's index i is.
 """
@@ -17,7 +17,8 @@ import random
 import nardy
 from nardy import BLACK, WHITE, Position
 
-VARIANT_NAMES = ["backgammon", "nackgammon", "long-nardy", "long-nardy-classic", "shlem"]
+VARIANT_NAMES = ["backgammon", "nackgammon", "long-nardy", "long-nardy-classic", "shlem", "fevga",
+                 "moultezim"]
 #: Variants played on the backgammon board: the opponent's index j lies on 23 - j.
 BACKGAMMON_BOARD = ("backgammon", "nackgammon")
 

@@ -87,6 +87,31 @@ struct FevgaPolicy {
     f(n, Step{int8_t(from), int8_t(kBearOffTo), 0});
   }
 
+  // The last step of a move: the resulting position only, with the checks final_ok() would
+  // make on it.
+  static constexpr bool kLastStep = true;
+  template <class F>
+  NARDY_HOT void for_each_last_step(const State& s, int from, int die, F&& f) const {
+    const int to = from - die;
+    const bool end_check = rules_.block_check_at_end || s.inherited;
+    Position p = s.pos;
+    if (to >= 0) {
+      const uint32_t bit = 1u << to;
+      p.us.move_down(from, die);
+      const bool new_point = !(s.ours & bit);
+      if ((new_point || end_check) && forbidden((s.ours & ~vacated(p.us, from)) | bit, s)) {
+        order_flag_ |= !end_check;
+        return;
+      }
+      f(p, Step{int8_t(from), int8_t(to), 0});
+      return;
+    }
+    if (!may_bear_off(s.pos.us, s.ours, from, to)) return;
+    p.us.move_down(from, die);
+    if (end_check && forbidden(s.ours & ~vacated(p.us, from), s)) return;
+    f(p, Step{int8_t(from), int8_t(kBearOffTo), 0});
+  }
+
   bool final_ok(const State& s) const noexcept {
     return !(rules_.block_check_at_end || s.inherited) || !forbidden(s.ours, s);
   }
@@ -94,7 +119,9 @@ struct FevgaPolicy {
   // The six-point rules on the mover's points `ours` (own coordinates).
   NARDY_HOT bool forbidden(uint32_t ours, const State& s) const noexcept {
     if (rules_.fevga_start_quarter && (ours & kStartQuarter) == kStartQuarter) return true;
-    if (std::popcount(ours & kTheirQuarter) > rules_.fevga_their_quarter) return true;
+    if (rules_.fevga_their_quarter < 6 &&
+        std::popcount(ours & kTheirQuarter) > rules_.fevga_their_quarter)
+      return true;
     switch (rules_.fevga_prime) {
       case FevgaPrime::OnePointBehind: {
         // the six points just ahead of the stack, along the opponent's path
