@@ -445,7 +445,7 @@ class LegalMovesBase:
     @property
     def position(self) -> typing.Any: ...
 class LockstepRollout:
-    def __init__(self, engine: Engine, key: bytes, games: typing.SupportsInt | typing.SupportsIndex, seed: typing.SupportsInt | typing.SupportsIndex = 0, first_trial: typing.SupportsInt | typing.SupportsIndex = 0, max_plies: typing.SupportsInt | typing.SupportsIndex = 10000, width: typing.SupportsInt | typing.SupportsIndex = 256) -> None:
+    def __init__(self, engine: Engine, key: bytes, games: typing.SupportsInt | typing.SupportsIndex, seed: typing.SupportsInt | typing.SupportsIndex = 0, first_trial: typing.SupportsInt | typing.SupportsIndex = 0, max_plies: typing.SupportsInt | typing.SupportsIndex = 10000, width: typing.SupportsInt | typing.SupportsIndex = 256, quasi_random: typing.SupportsInt | typing.SupportsIndex = 0) -> None:
         ...
     def advance(self, cancel: CancelToken | None = None) -> int:
         """
@@ -667,7 +667,7 @@ def perft_threads(engine: Engine, key: bytes, depth: typing.SupportsInt | typing
     """
     perft on `threads` threads (0: all cores). GIL released.
     """
-def rollout(engine: Engine, key: bytes, games: typing.SupportsInt | typing.SupportsIndex, policy: str = 'random', seed: typing.SupportsInt | typing.SupportsIndex = 0, first_trial: typing.SupportsInt | typing.SupportsIndex = 0, threads: typing.SupportsInt | typing.SupportsIndex = 1, max_plies: typing.SupportsInt | typing.SupportsIndex = 10000, cancel: CancelToken | None = None) -> dict:
+def rollout(engine: Engine, key: bytes, games: typing.SupportsInt | typing.SupportsIndex, policy: str = 'random', seed: typing.SupportsInt | typing.SupportsIndex = 0, first_trial: typing.SupportsInt | typing.SupportsIndex = 0, threads: typing.SupportsInt | typing.SupportsIndex = 1, max_plies: typing.SupportsInt | typing.SupportsIndex = 10000, cancel: CancelToken | None = None, quasi_random: typing.SupportsInt | typing.SupportsIndex = 0) -> dict:
     """
     Plays trials [first_trial, first_trial + games) from the key's position with a built-in policy; integer counts (see rollout.hpp). GIL released.
     """

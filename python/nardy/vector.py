@@ -152,12 +152,12 @@ class VectorEnv:
         self._rewards = np.zeros(n, dtype=np.float32)
         self._terminated = np.zeros(n, dtype=np.bool_)
         self._truncated = np.zeros(n, dtype=np.bool_)
-        outs = []
+        outs: list[np.ndarray] = []
         for a in (self._rewards, self._terminated, self._truncated):
             view = a.view()
             view.flags.writeable = False
             outs.append(view)
-        self._outs = tuple(outs)
+        self._outs: tuple[np.ndarray, np.ndarray, np.ndarray] = (outs[0], outs[1], outs[2])
         self._max_plies = max_plies
         self._seed: int | None = None
 
