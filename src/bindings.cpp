@@ -504,8 +504,8 @@ Empty when the player cannot move (the turn passes).)doc")
       }, "The number of legal moves, counted without making them where the variant allows.")
       .def("apply", [](const Engine& e, const Key& k, const std::vector<std::vector<int>>& steps)
                -> py::object {
-        if (steps.size() > kMaxSteps) return py::none();
-        Step st[kMaxSteps];
+        if (steps.size() > kMaxTurnSteps) return py::none();
+        Step st[kMaxTurnSteps];
         for (size_t i = 0; i < steps.size(); ++i) {
           if (steps[i].size() != 2 && steps[i].size() != 3)
             throw py::value_error("a step is (from, to) or (from, to, hit)");
