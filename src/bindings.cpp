@@ -221,6 +221,8 @@ Position position_from_row(const int8_t* row, Variant variant, size_t index) {
 }  // namespace
 
 void register_batch(py::module_& m);  // src/bindings_batch.cpp
+// The table tied to the engine's variant and rules (nardy.InvalidArgumentError when another's).
+PerftTable* bind_perft_table(PerftTable* table, const Engine& engine, bool ordered);
 void register_moves(py::module_& m);  // src/bindings_moves.cpp
 void register_vector(py::module_& m);  // src/bindings_vector.cpp
 void register_steps(py::module_& m);  // src/bindings_steps.cpp
@@ -549,30 +551,34 @@ Empty when the player cannot move (the turn passes).)doc")
          "(always `over` and `winner`: +1 the mover, -1 the other player, 0 none or a draw). "
          "`passes` = consecutive passed turns just before.")
       .def("perft", [](Engine& e, const Key& k, int depth, bool ordered,
-                       const nardy_py::CancelToken* token) {
+                       const nardy_py::CancelToken* token, PerftTable* table) {
         if (depth < 0) throw py::value_error("depth must be >= 0");
         const auto cancel = nardy_py::cancel_for(token);
+        table = bind_perft_table(table, e, ordered);
         return nardy_py::run_released([&] {
           Engine local(e.variant(), e.rules());  // GIL released: other threads may use `e`
           CancelPoll poll(cancel.get(), true, 1);  // a Shlem node can take 100 ms
-          return local.perft(from_key(k), depth, ordered, &poll);
+          return local.perft(from_key(k), depth, ordered, &poll, table);
         });
       }, py::arg("key"), py::arg("depth"), py::arg("ordered") = false,
-         py::arg("cancel") = nullptr, "perft; Ctrl-C or the token stops it (KeyboardInterrupt).")
+         py::arg("cancel") = nullptr, py::arg("table") = nullptr,
+         "perft (with a PerftTable if given); Ctrl-C or the token stops it "
+         "(KeyboardInterrupt).")
       .def("divide", [](Engine& e, const Key& k, int depth, bool ordered,
-                        const nardy_py::CancelToken* token) {
+                        const nardy_py::CancelToken* token, PerftTable* table) {
         if (depth < 1) throw py::value_error("depth must be >= 1");
         const auto cancel = nardy_py::cancel_for(token);
+        table = bind_perft_table(table, e, ordered);
         const std::vector<DivideEntry> d = nardy_py::run_released([&] {
           Engine local(e.variant(), e.rules());  // GIL released: other threads may use `e`
           CancelPoll poll(cancel.get(), true, 1);
-          return local.divide(from_key(k), depth, ordered, &poll);
+          return local.divide(from_key(k), depth, ordered, &poll, table);
         });
         py::list out;
         for (const auto& x : d) out.append(py::make_tuple(x.d1, x.d2, x.nodes));
         return out;
       }, py::arg("key"), py::arg("depth"), py::arg("ordered") = false,
-         py::arg("cancel") = nullptr)
+         py::arg("cancel") = nullptr, py::arg("table") = nullptr)
       // No cast at all: a cast from a wider integer type would wrap bad counts into good ones.
       .def("enumerate_loop", [](Engine& e, const py::array& boards, int repeat) {
         if (boards.dtype().kind() != 'i' || boards.itemsize() != 1)

@@ -540,9 +540,45 @@ std::vector<PerftTask> tasks_from(const py::list& keys, const py::list& weights)
   return tasks;
 }
 
+// Ties the table (if any) to the engine's variant and rules, with nardy's error for a table
+// filled by another.
+PerftTable* bound_table(PerftTable* table, const Engine& engine, bool ordered) {
+  if (!table) return nullptr;
+  try {
+    table->bind(engine.variant(), engine.rules(), ordered);
+  } catch (const std::invalid_argument& e) {
+    raise_error("InvalidArgumentError", e.what());
+  }
+  return table;
+}
+
 }  // namespace
 
+PerftTable* bind_perft_table(PerftTable* table, const Engine& engine, bool ordered) {
+  return bound_table(table, engine, ordered);
+}
+
 void register_batch(py::module_& m) {
+  py::class_<PerftTable>(m, "PerftTable", R"doc(A transposition table for perft: the counts of
+subtrees (position, remaining depth) in a fixed amount of memory, shared by the threads of a
+count. Exact: an entry keeps the whole position. Bound to the variant, rules and roll weighting
+of its first count.)doc")
+      .def(py::init([](size_t megabytes) {
+             if (megabytes < 1 || megabytes > (size_t{1} << 20))
+               raise_error("InvalidArgumentError",
+                           "perft table size must be from 1 to 1048576 MB, got " +
+                               std::to_string(megabytes));
+             try {
+               return std::make_unique<PerftTable>(megabytes << 20);
+             } catch (const std::bad_alloc&) {
+               raise_error("InputTooLargeError", "cannot allocate a perft table of " +
+                                                     std::to_string(megabytes) + " MB");
+             }
+           }),
+           py::arg("megabytes"))
+      .def_property_readonly("bytes", &PerftTable::bytes)
+      .def_property_readonly("entries", &PerftTable::entries);
+
   m.def("hardware_threads", [] { return resolve_threads(0); },
         "Threads used for threads=0 (std::thread::hardware_concurrency, at least 1).");
 
@@ -770,18 +806,21 @@ void register_batch(py::module_& m) {
 
   m.def("perft_threads",
         [](const Engine& engine, py::bytes key, int depth, bool ordered, int threads,
-           const nardy_py::CancelToken* token) {
+           const nardy_py::CancelToken* token, PerftTable* table) {
           if (depth < 0) raise_error("Error", "perft depth must be >= 0");
           const Position pos = key_position(key);
           const Variant v = engine.variant();
           const Rules rules = engine.rules();
           const auto cancel = nardy_py::cancel_for(token);
-          return nardy_py::run_released(
-              [&] { return perft_parallel(v, rules, pos, depth, ordered, threads, cancel.get()); });
+          table = bound_table(table, engine, ordered);
+          return nardy_py::run_released([&] {
+            return perft_parallel(v, rules, pos, depth, ordered, threads, cancel.get(), table);
+          });
         },
         py::arg("engine"), py::arg("key"), py::arg("depth"), py::arg("ordered") = false,
-        py::arg("threads") = 0, py::arg("cancel") = nullptr,
-        "perft on `threads` threads (0: all cores). GIL released.");
+        py::arg("threads") = 0, py::arg("cancel") = nullptr, py::arg("table") = nullptr,
+        "perft on `threads` threads (0: all cores), with a shared PerftTable if given. GIL "
+        "released.");
 
   m.def("perft_split",
         [](const Engine& engine, py::bytes key, int depth, bool ordered, size_t min_tasks,
@@ -807,17 +846,19 @@ void register_batch(py::module_& m) {
 
   m.def("perft_tasks",
         [](const Engine& engine, const py::list& keys, const py::list& weights, int depth,
-           bool ordered, int threads, const nardy_py::CancelToken* token) {
+           bool ordered, int threads, const nardy_py::CancelToken* token, PerftTable* table) {
           if (depth < 0) raise_error("Error", "perft depth must be >= 0");
           const std::vector<PerftTask> tasks = tasks_from(keys, weights);
           const Variant v = engine.variant();
           const Rules rules = engine.rules();
           const auto cancel = nardy_py::cancel_for(token);
+          table = bound_table(table, engine, ordered);
           return nardy_py::run_released([&] {
-            return perft_tasks(v, rules, tasks, depth, ordered, threads, cancel.get());
+            return perft_tasks(v, rules, tasks, depth, ordered, threads, cancel.get(), table);
           });
         },
         py::arg("engine"), py::arg("keys"), py::arg("weights"), py::arg("depth"),
         py::arg("ordered") = false, py::arg("threads") = 1, py::arg("cancel") = nullptr,
+        py::arg("table") = nullptr,
         "sum(weight * perft(key, depth)) over the tasks, on `threads` threads. GIL released.");
 }

@@ -246,12 +246,15 @@ def _progress(label: str, enabled: bool | None, unit: str,
 
 
 def _perft_with_bar(pos: Position, depth: int, rolls: int, threads: int,
-                    bar: ProgressBar, chunks: int = 32) -> int:
+                    bar: ProgressBar, chunks: int = 32, table_mb: int = 0) -> int:
     """perft cut into ``chunks`` calls of the core (each on ``threads`` threads, the GIL
-    released), the bar redrawn after each with the nodes counted so far."""
+    released, one transposition table for all), the bar redrawn after each with the nodes
+    counted so far."""
     from nardy import _core
     from nardy.parallel import perft_tasks
+    from nardy.perft import table as perft_table
 
+    table = perft_table(table_mb)
     width = threads or _core.hardware_threads()
     keys, weights, remaining = perft_tasks(pos, depth, rolls, max(chunks * width, 64))
     chunks = max(1, min(chunks, len(keys)))
@@ -260,7 +263,7 @@ def _perft_with_bar(pos: Position, depth: int, rolls: int, threads: int,
     for c in range(chunks):
         lo, hi = len(keys) * c // chunks, len(keys) * (c + 1) // chunks
         total += int(_core.perft_tasks(pos.variant.engine, keys[lo:hi], weights[lo:hi],
-                                       remaining, rolls == 36, threads))
+                                       remaining, rolls == 36, threads, None, table))
         bar(c + 1, chunks, total)
     return total
 
@@ -437,24 +440,28 @@ def _cmd_variants(args: argparse.Namespace) -> int:
 
 def _cmd_perft(args: argparse.Namespace) -> int:
     from nardy.parallel import perft_threads
-    from nardy.perft import divide
+    from nardy.perft import MAX_TABLE_MB, divide
 
     pos = _position_option(args.variant, args.position)
     if args.depth < 0:
         raise CliError(f"depth must be >= 0, got {args.depth}")
     if args.threads < 0:
         raise CliError(f"threads must be >= 0 (0: all cores), got {args.threads}")
+    if not 0 <= args.table_mb <= MAX_TABLE_MB:
+        raise CliError(f"--table-mb must be from 0 to {MAX_TABLE_MB}, got {args.table_mb}")
     t0 = time.perf_counter()
     rows = None
     if args.divide:
-        rows = divide(pos, args.depth, args.rolls)
+        rows = divide(pos, args.depth, args.rolls, table_mb=args.table_mb)
         total = sum(n for _, n in rows)
     else:
         bar = _progress("perft", args.progress, "chunks", "nodes")
         if bar is None or args.depth == 0:
-            total = perft_threads(pos, args.depth, args.rolls, args.threads)
+            total = perft_threads(pos, args.depth, args.rolls, args.threads,
+                                  table_mb=args.table_mb)
         else:
-            total = _perft_with_bar(pos, args.depth, args.rolls, args.threads, bar)
+            total = _perft_with_bar(pos, args.depth, args.rolls, args.threads, bar,
+                                    table_mb=args.table_mb)
     secs = time.perf_counter() - t0
     if args.json:
         doc: dict[str, Any] = {"variant": pos.variant.name, "depth": args.depth,
@@ -598,6 +605,9 @@ def _add_perft(sub: Any) -> None:
     p.add_argument("--rolls", type=int, choices=(21, 36), default=21,
                    help="21 distinct rolls a ply (weighted) or 36 ordered rolls")
     p.add_argument("--position", help=POSITION_HELP + " (default: the starting position)")
+    p.add_argument("--table-mb", type=int, default=0, metavar="MB",
+                   help="memory for a transposition table of subtree counts, shared by the "
+                        "threads (default 0: none); the count is the same")
     _threads_flag(p, "the root moves are split across them")
     _progress_flag(p)
     _json_flag(p)

@@ -222,15 +222,21 @@ def perft(position: Position, depth: int, rolls: int = 21, *,
 
 
 def perft_threads(position: Position, depth: int, rolls: int = 21, threads: int = 0, *,
-                  chunks: int = 32, progress: Progress | None = None) -> int:
+                  chunks: int = 32, progress: Progress | None = None,
+                  table_mb: int = 0) -> int:
     """perft in this process on ``threads`` C++ threads (0: all cores), the GIL released. With
     ``progress``, the work is cut into ``chunks`` calls and ``progress(done, chunks)`` is
-    called after each (the CLI's progress bar)."""
+    called after each (the CLI's progress bar). ``table_mb``: one transposition table of
+    that many MB shared by the threads and the chunks (:func:`nardy.perft`)."""
+    from nardy.perft import table as perft_table
+
     depth = _perft_check(depth, rolls)
     threads = _check_int("threads", threads)
+    table = perft_table(table_mb)
     engine = position.variant.engine
     if progress is None:
-        return int(_core.perft_threads(engine, position.key, depth, rolls == 36, threads))
+        return int(_core.perft_threads(engine, position.key, depth, rolls == 36, threads, None,
+                                       table))
     if depth == 0:
         progress(1, 1)
         return 1
@@ -241,7 +247,7 @@ def perft_threads(position: Position, depth: int, rolls: int = 21, threads: int 
     for c in range(chunks):
         lo, hi = len(keys) * c // chunks, len(keys) * (c + 1) // chunks
         total += int(_core.perft_tasks(engine, keys[lo:hi], weights[lo:hi], remaining,
-                                       rolls == 36, threads))
+                                       rolls == 36, threads, None, table))
         progress(c + 1, chunks)
     return total
 

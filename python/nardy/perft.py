@@ -2,12 +2,24 @@
 
 from __future__ import annotations
 
-from nardy import _validate
+from typing import Any
+
+from nardy import _core, _validate
 from nardy.position import Position
 
 #: The deepest tree perft counts: far beyond any tree that could finish (depth 6 of
 #: backgammon has ~10^16 leaves), and it bounds the C++ recursion.
 MAX_DEPTH = 64
+
+#: The largest transposition table perft takes, in MB (1 TB).
+MAX_TABLE_MB = 1 << 20
+
+
+def table(table_mb: int) -> Any:
+    """A transposition table of ``table_mb`` MB for the core's perft calls, or None for 0."""
+    table_mb = _validate.integer(table_mb, "table_mb (MB of perft table, 0: none)", 0,
+                                 MAX_TABLE_MB)
+    return _core.PerftTable(table_mb) if table_mb else None
 
 
 def _check(depth: int, rolls: int, lo: int = 0) -> int:
@@ -22,25 +34,41 @@ def _check(depth: int, rolls: int, lo: int = 0) -> int:
 LATE_TURN = 1 << 20
 
 
-def perft(position: Position, depth: int, rolls: int = 21, first_turn: int | None = None) -> int:
+def perft(position: Position, depth: int, rolls: int = 21, first_turn: int | None = None, *,
+          table_mb: int = 0) -> int:
     """Leaves of the tree ``depth`` plies deep: per ply the 21 distinct rolls (or 36 ordered),
     children are the distinct resulting positions, a roll with no legal move has one child
     (the turn passes) and a finished game has none. Runs in C++ with the GIL released.
 
     In a variant whose turns depend on the mover's turn number (``sequence_turns``, e.g. Gul
     bara's cascade), ply p is played on turn ``first_turn + p // 2``; by default the starting
-    position is turn 1 and any other position a turn past the opening rules."""
+    position is turn 1 and any other position a turn past the opening rules.
+
+    ``table_mb``: memory for a transposition table (MB; 0, the default: none). It remembers
+    the count of each subtree by its whole position and depth, so a position reached again
+    at the same depth is not counted again; the count is the same, exactly. Variants whose
+    turns depend on the turn number count without it (the turn is not in the position).
+
+    >>> import nardy
+    >>> perft(nardy.Position("backgammon"), 2, table_mb=1)
+    202782
+    """
     depth = _check(depth, rolls)
+    t = table(table_mb)
     v = position.variant
     if v.sequence_turns:
         if first_turn is None:
             first_turn = 1 if position == Position.start(v) else LATE_TURN
         first_turn = _validate.integer(first_turn, "first_turn", 1, LATE_TURN)
         return v.engine.perft_turn(position.key, depth, rolls == 36, first_turn)
-    return v.engine.perft(position.key, depth, rolls == 36)
+    return v.engine.perft(position.key, depth, rolls == 36, None, t)
 
 
-def divide(position: Position, depth: int, rolls: int = 21) -> list[tuple[tuple[int, int], int]]:
-    """perft split by the first roll: [((d1, d2), leaves), ...], d1 >= d2."""
+def divide(position: Position, depth: int, rolls: int = 21, *,
+           table_mb: int = 0) -> list[tuple[tuple[int, int], int]]:
+    """perft split by the first roll: [((d1, d2), leaves), ...], d1 >= d2; ``table_mb`` as
+    for :func:`perft` (one table for every roll)."""
     depth = _check(depth, rolls, 1)
-    return [((d1, d2), n) for d1, d2, n in position.variant.engine.divide(position.key, depth, rolls == 36)]
+    t = table(table_mb)
+    return [((d1, d2), n) for d1, d2, n in
+            position.variant.engine.divide(position.key, depth, rolls == 36, None, t)]

@@ -20,12 +20,14 @@ Engine::Engine(Variant variant, Rules rules)
 
 std::unique_ptr<StepTurn> Engine::step_turn() const { return core_->step_turn(); }
 
-uint64_t Engine::perft(const Position& pos, int depth, bool ordered, CancelPoll* poll) {
-  return core_->perft(pos, depth, ordered, poll);
+uint64_t Engine::perft(const Position& pos, int depth, bool ordered, CancelPoll* poll,
+                       PerftTable* table) {
+  if (table) table->bind(variant_, rules_, ordered);
+  return core_->perft(pos, depth, ordered, poll, table);
 }
 
 std::vector<DivideEntry> Engine::divide(const Position& pos, int depth, bool ordered,
-                                        CancelPoll* poll) {
+                                        CancelPoll* poll, PerftTable* table) {
   if (depth < 1) throw std::invalid_argument("divide depth must be >= 1");
   std::vector<DivideEntry> out;
   MoveList list;
@@ -33,12 +35,12 @@ std::vector<DivideEntry> Engine::divide(const Position& pos, int depth, bool ord
     generate(pos, r.d1, r.d2, list);
     uint64_t sub = 0;
     if (list.empty()) {
-      sub = perft(pos.swapped(), depth - 1, ordered, poll);
+      sub = perft(pos.swapped(), depth - 1, ordered, poll, table);
     } else {
       std::vector<Position> children;
       children.reserve(list.size());
       for (size_t i = 0; i < list.size(); ++i) children.push_back(list[i].result.swapped());
-      for (const Position& c : children) sub += perft(c, depth - 1, ordered, poll);
+      for (const Position& c : children) sub += perft(c, depth - 1, ordered, poll, table);
     }
     out.push_back(DivideEntry{r.d1, r.d2, sub * static_cast<uint64_t>(r.weight)});
   }

@@ -18,6 +18,7 @@
 #include "nardy/cancel.hpp"
 #include "nardy/enumerator.hpp"
 #include "nardy/movelist.hpp"
+#include "nardy/perft_table.hpp"
 #include "nardy/position.hpp"
 #include "nardy/rules.hpp"
 #include "nardy/trial.hpp"
@@ -59,7 +60,8 @@ class EngineCore {
                     Position& result) = 0;
   virtual bool apply_steps(const Position& pos, const Step* steps, int n,
                            Position& result) const = 0;
-  virtual uint64_t perft(const Position& pos, int depth, bool ordered, CancelPoll* poll) = 0;
+  virtual uint64_t perft(const Position& pos, int depth, bool ordered, CancelPoll* poll,
+                         PerftTable* table) = 0;
   // Turns of several rolls (enumerator.hpp's SequenceEnumerator): whether the variant has
   // them, a turn's moves on the mover's turn number `turn` (the dice played returned), and
   // perft with the root's mover on turn `first_turn` (ply p is played on turn
@@ -136,10 +138,13 @@ class Engine {
   // Leaves of the game tree `depth` plies deep: per ply the 21 rolls (or 36 ordered ones),
   // children are distinct resulting positions, a roll with no legal move has one child (the
   // pass), and a finished game has no children. `poll`, if given, is called once per inner
-  // node (it throws Cancelled to stop the count).
-  uint64_t perft(const Position& pos, int depth, bool ordered, CancelPoll* poll = nullptr);
+  // node counted (it throws Cancelled to stop the count). `table`, if given, remembers the
+  // counts of subtrees (depth >= 1) and answers their transpositions; it is bound to this
+  // engine's variant and rules (PerftTable::bind) and may be shared with other threads.
+  uint64_t perft(const Position& pos, int depth, bool ordered, CancelPoll* poll = nullptr,
+                 PerftTable* table = nullptr);
   std::vector<DivideEntry> divide(const Position& pos, int depth, bool ordered,
-                                  CancelPoll* poll = nullptr);
+                                  CancelPoll* poll = nullptr, PerftTable* table = nullptr);
 
   // A finished game has no children in perft (the variant's end test, without the rules that
   // need history).

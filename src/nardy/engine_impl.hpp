@@ -96,16 +96,20 @@ class EngineImpl final : public EngineCore {
         turn_lists_.push_back(std::make_unique<TurnList>());
       return perft_turn_rec(pos, depth, ordered, first_turn, 0, poll);
     } else {
-      return perft(pos, depth, ordered, poll);
+      return perft(pos, depth, ordered, poll, nullptr);
     }
   }
 
-  uint64_t perft(const Position& pos, int depth, bool ordered, CancelPoll* poll) override {
+  // (A turn of several rolls depends on the turn number, which is not in the position: those
+  // variants count without the table.)
+  uint64_t perft(const Position& pos, int depth, bool ordered, CancelPoll* poll,
+                 PerftTable* table) override {
     if constexpr (kSequences) return perft_turn(pos, depth, ordered, kLateTurn, poll);
     if (depth < 0) throw std::invalid_argument("perft depth must be >= 0");
     while (static_cast<int>(scratch_.size()) < depth + 1)
       scratch_.push_back(std::make_unique<MoveList>());
-    return perft_rec(pos, depth, ordered, poll);
+    return table ? perft_rec<true>(pos, depth, ordered, poll, table)
+                 : perft_rec<false>(pos, depth, ordered, poll, nullptr);
   }
 
   bool finished(const Position& pos) const noexcept override { return V::finished(pos, rules_); }
@@ -258,30 +262,41 @@ class EngineImpl final : public EngineCore {
   }
 
  private:
-  uint64_t perft_rec(const Position& pos, int depth, bool ordered, CancelPoll* poll) {
+  template <bool kTable>
+  uint64_t perft_rec(const Position& pos, int depth, bool ordered, CancelPoll* poll,
+                     PerftTable* table) {
     if (depth == 0) return 1;
     if (V::finished(pos, rules_)) return 0;
-    if (poll) (*poll)();
     uint64_t total = 0;
+    if constexpr (kTable) {
+      if (table->probe(pos, depth, total)) return total;
+    }
+    if (poll) (*poll)();
     if (depth == 1) {  // the leaves are only counted (a pass is one leaf)
       for (const Roll& r : rolls(ordered)) {
         const size_t n = enum_.count(pos, r.d1, r.d2);
         total += (n ? n : 1) * static_cast<uint64_t>(r.weight);
       }
-      return total;
-    }
-    MoveList& list = *scratch_[depth];
-    for (const Roll& r : rolls(ordered)) {
-      enum_.generate(pos, r.d1, r.d2, list);
-      uint64_t sub = 0;
-      if (list.empty()) {
-        sub = perft_rec(pos.swapped(), depth - 1, ordered, poll);
-      } else {
-        for (size_t i = 0; i < list.size(); ++i)
-          sub += perft_rec(list[i].result.swapped(), depth - 1, ordered, poll);
+    } else {
+      MoveList& list = *scratch_[depth];
+      for (const Roll& r : rolls(ordered)) {
+        enum_.generate(pos, r.d1, r.d2, list);
+        uint64_t sub = 0;
+        if (list.empty()) {
+          sub = perft_rec<kTable>(pos.swapped(), depth - 1, ordered, poll, table);
+        } else {
+          for (size_t i = 0; i < list.size(); ++i) {
+            if constexpr (kTable) {
+              // The next child's bucket is fetched while this one is counted.
+              if (i + 1 < list.size()) table->prefetch(list[i + 1].result.swapped(), depth - 1);
+            }
+            sub += perft_rec<kTable>(list[i].result.swapped(), depth - 1, ordered, poll, table);
+          }
+        }
+        total += sub * static_cast<uint64_t>(r.weight);
       }
-      total += sub * static_cast<uint64_t>(r.weight);
     }
+    if constexpr (kTable) table->store(pos, depth, total);
     return total;
   }
 

@@ -299,8 +299,10 @@ std::vector<PerftTask> perft_split(Engine& engine, const Position& pos, int dept
 }
 
 uint64_t perft_tasks(Variant variant, const Rules& rules, const std::vector<PerftTask>& tasks,
-                     int depth, bool ordered, int threads, Cancel* cancel) {
+                     int depth, bool ordered, int threads, Cancel* cancel,
+                     PerftTable* table) {
   if (depth < 0) throw std::invalid_argument("perft depth must be >= 0");
+  if (table) table->bind(variant, rules, ordered);
   if (depth == 0) {
     uint64_t total = 0;
     for (const PerftTask& t : tasks) total += t.weight;
@@ -317,7 +319,7 @@ uint64_t perft_tasks(Variant variant, const Rules& rules, const std::vector<Perf
     for (;;) {
       const size_t i = next.fetch_add(1);
       if (i >= tasks.size()) break;
-      sum += tasks[i].weight * engine.perft(tasks[i].pos, depth, ordered, &poll);
+      sum += tasks[i].weight * engine.perft(tasks[i].pos, depth, ordered, &poll, table);
     }
     partial[t] = sum;
   }, cancel);
@@ -327,18 +329,18 @@ uint64_t perft_tasks(Variant variant, const Rules& rules, const std::vector<Perf
 }
 
 uint64_t perft_parallel(Variant variant, const Rules& rules, const Position& pos, int depth,
-                        bool ordered, int threads, Cancel* cancel) {
+                        bool ordered, int threads, Cancel* cancel, PerftTable* table) {
   if (depth < 0) throw std::invalid_argument("perft depth must be >= 0");
   threads = resolve_threads(threads);
   Engine engine(variant, rules);
   if (depth <= 1 || threads == 1) {
     CancelPoll poll(cancel, true, 1);
-    return engine.perft(pos, depth, ordered, &poll);
+    return engine.perft(pos, depth, ordered, &poll, table);
   }
   int levels = 0;
   const std::vector<PerftTask> tasks = perft_split(
       engine, pos, depth, ordered, static_cast<size_t>(threads) * 64, levels, cancel);
-  return perft_tasks(variant, rules, tasks, depth - levels, ordered, threads, cancel);
+  return perft_tasks(variant, rules, tasks, depth - levels, ordered, threads, cancel, table);
 }
 
 }  // namespace nardy

@@ -186,13 +186,15 @@ struct PerftTask {
 std::vector<PerftTask> perft_split(Engine& engine, const Position& pos, int depth, bool ordered,
                                    size_t min_tasks, int& levels, Cancel* cancel = nullptr);
 
-// sum(weight * perft(task, depth)) over the tasks, on `threads` threads (own Engine each).
-// A cancelled count throws Cancelled.
+// sum(weight * perft(task, depth)) over the tasks, on `threads` threads (own Engine each,
+// one shared `table` if given). A cancelled count throws Cancelled.
 uint64_t perft_tasks(Variant variant, const Rules& rules, const std::vector<PerftTask>& tasks,
-                     int depth, bool ordered, int threads, Cancel* cancel = nullptr);
+                     int depth, bool ordered, int threads, Cancel* cancel = nullptr,
+                     PerftTable* table = nullptr);
 
 // perft(pos, depth) on `threads` threads: root rolls x children split into tasks.
 uint64_t perft_parallel(Variant variant, const Rules& rules, const Position& pos, int depth,
-                        bool ordered, int threads, Cancel* cancel = nullptr);
+                        bool ordered, int threads, Cancel* cancel = nullptr,
+                        PerftTable* table = nullptr);
 
 }  // namespace nardy

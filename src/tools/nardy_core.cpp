@@ -1,6 +1,8 @@
 // nardy-core: the C++ core without Python. VARIANT is any name or alias nardy.find_variant
 // knows (`nardy-core variants` lists them). Subcommands:
 //   nardy-core perft VARIANT DEPTH [--ordered] [--head federation|classic|extended]
+//       [--table-mb MB] [--threads N]   MB: a transposition table of that size (0: none);
+//       N: threads (0: all cores, default 1)
 //   nardy-core bench VARIANT FILE [REPEAT]   FILE: one position a line, 26 mover counts, '|',
 //       26 opponent counts (the format `nardy` writes for benchmarks; Shlem: -1 marks a checker
 //       held prisoner on that point, as in the Python side arrays)
@@ -17,6 +19,7 @@
 #include <cstring>
 #include <exception>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -31,6 +34,7 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: nardy-core perft VARIANT DEPTH [--ordered] [--head federation|classic|extended]\n"
+    "                  [--table-mb MB] [--threads N]\n"
     "       nardy-core bench VARIANT FILE [REPEAT]\n"
     "       nardy-core rollout VARIANT GAMES [random|greedy] [SEED] [THREADS]\n"
     "       nardy-core variants\n"
@@ -74,9 +78,17 @@ int perft_cmd(int argc, char** argv) {
   // Beyond 20 plies no count fits in 64 bits, let alone in a lifetime.
   const int depth = static_cast<int>(parse_uint("DEPTH", argv[3], 0, 20));
   bool ordered = false;
+  size_t table_mb = 0;
+  int threads = 1;
   for (int i = 4; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--ordered")) {
       ordered = true;
+    } else if (!std::strcmp(argv[i], "--table-mb")) {
+      if (i + 1 >= argc) throw UsageError{"--table-mb needs a size in MB"};
+      table_mb = parse_uint("--table-mb", argv[++i], 0, 1u << 20);
+    } else if (!std::strcmp(argv[i], "--threads")) {
+      if (i + 1 >= argc) throw UsageError{"--threads needs a number (0: all cores)"};
+      threads = static_cast<int>(parse_uint("--threads", argv[++i], 0, 1024));
     } else if (!std::strcmp(argv[i], "--head")) {
       if (i + 1 >= argc) throw UsageError{"--head needs federation, classic or extended"};
       const std::string h = argv[++i];
@@ -93,9 +105,11 @@ int perft_cmd(int argc, char** argv) {
       throw UsageError{std::string("unknown perft option '") + argv[i] + "'"};
     }
   }
-  Engine e(v, rules);
+  std::unique_ptr<PerftTable> table;
+  if (table_mb) table = std::make_unique<PerftTable>(table_mb << 20);
   const auto t0 = std::chrono::steady_clock::now();
-  const uint64_t n = e.perft(opening(v), depth, ordered);
+  const uint64_t n = perft_parallel(v, rules, opening(v), depth, ordered, threads, nullptr,
+                                    table.get());
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::printf("perft %d = %llu  (%.3f s, %.0f leaves/s)\n", depth, (unsigned long long)n, s,
               n / (s > 0 ? s : 1e-9));
