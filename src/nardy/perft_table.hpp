@@ -15,10 +15,12 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <new>
 #include <stdexcept>
+#include <thread>
 
 #include "nardy/position.hpp"
 #include "nardy/rules.hpp"
@@ -28,15 +30,21 @@ namespace nardy {
 class PerftTable {
  public:
   struct Bucket {
-    std::atomic<uint32_t> lock{0};
-    uint8_t depth[2] = {0, 0};  // 0: empty (depth 0 is never stored)
-    uint64_t count[2] = {0, 0};
+    std::atomic<uint32_t> lock;
+    uint8_t depth[2];  // 0: empty (depth 0 is never stored)
+    uint64_t count[2];
     Position pos[2];
   };
 
-  // A table in at most `bytes` bytes (at least one bucket). Throws std::bad_alloc.
+  // A table in at most `bytes` bytes (at least one bucket). Throws std::bad_alloc. The
+  // memory comes zeroed from calloc (all zeros is an empty bucket, unlocked): the pages are
+  // then mapped as the count first touches them, so a big table costs nothing up front and
+  // a shallow count with one stays as fast as without.
   explicit PerftTable(size_t bytes)
-      : n_(bytes / sizeof(Bucket) ? bytes / sizeof(Bucket) : 1), buckets_(new Bucket[n_]) {}
+      : n_(bytes / sizeof(Bucket) ? bytes / sizeof(Bucket) : 1),
+        buckets_(static_cast<Bucket*>(std::calloc(n_, sizeof(Bucket)))) {
+    if (!buckets_) throw std::bad_alloc();
+  }
 
   [[nodiscard]] size_t buckets() const noexcept { return n_; }
   [[nodiscard]] size_t bytes() const noexcept { return n_ * sizeof(Bucket); }
@@ -55,8 +63,7 @@ class PerftTable {
       bound_.store(2, std::memory_order_release);
       return;
     }
-    while (bound_.load(std::memory_order_acquire) != 2) {
-    }
+    while (bound_.load(std::memory_order_acquire) != 2) std::this_thread::yield();
     if (std::memcmp(&owner_, &o, sizeof o) != 0)
       throw std::invalid_argument(
           "this perft table holds counts of another variant, rule set or roll weighting");
@@ -109,8 +116,8 @@ class PerftTable {
    public:
     explicit Guard(std::atomic<uint32_t>& lock) noexcept : lock_(lock) {
       while (lock_.exchange(1, std::memory_order_acquire)) {
-        while (lock_.load(std::memory_order_relaxed)) {
-        }
+        // The holder may have lost its core (more threads than cores): let it run.
+        while (lock_.load(std::memory_order_relaxed)) std::this_thread::yield();
       }
     }
     ~Guard() { lock_.store(0, std::memory_order_release); }
@@ -128,11 +135,15 @@ class PerftTable {
     h ^= h >> 27;
     // Multiply-shift maps the hash onto any bucket count, not only powers of two.
     const size_t i = static_cast<size_t>((static_cast<unsigned __int128>(h) * n_) >> 64);
-    return buckets_[i];
+    return buckets_.get()[i];
   }
 
+  struct Free {
+    void operator()(Bucket* b) const noexcept { std::free(b); }
+  };
+
   size_t n_;
-  std::unique_ptr<Bucket[]> buckets_;
+  std::unique_ptr<Bucket, Free> buckets_;
   std::atomic<uint32_t> bound_{0};  // 0: free, 1: being bound, 2: bound to owner_
   Owner owner_{};
 };
