@@ -6,7 +6,7 @@ import collections.abc
 import numpy
 import numpy.typing
 import typing
-__all__: list[str] = ['CancelToken', 'Engine', 'FevgaFirst', 'FevgaPrime', 'HeadRule', 'LegalMoves', 'LegalMovesBase', 'LockstepRollout', 'ShlemEnd', 'ShlemStage', 'StepTurn', 'Variant', 'VectorEnv', 'batch_afterstate_features', 'batch_afterstates', 'batch_encode', 'batch_from_position_ids', 'batch_from_xgids', 'batch_keys', 'batch_position_ids', 'batch_rows', 'batch_xgids', 'decode', 'decode_position_id', 'decode_xgid', 'encode', 'encode_position_id', 'encode_xgid', 'encoding_width', 'greedy_index', 'hardware_threads', 'key_position_id', 'key_xgid', 'perft_split', 'perft_tasks', 'perft_threads', 'position_id_key', 'rollout', 'rollout_kinds', 'swap', 'validate', 'variant_info', 'xgid_key']
+__all__: list[str] = ['CancelToken', 'Engine', 'FevgaFirst', 'FevgaPrime', 'HeadRule', 'LegalMoves', 'LegalMovesBase', 'LockstepRollout', 'PerftTable', 'ShlemEnd', 'ShlemStage', 'StepTurn', 'Variant', 'VectorEnv', 'batch_afterstate_features', 'batch_afterstates', 'batch_encode', 'batch_from_position_ids', 'batch_from_xgids', 'batch_keys', 'batch_position_ids', 'batch_rows', 'batch_xgids', 'decode', 'decode_position_id', 'decode_xgid', 'encode', 'encode_position_id', 'encode_xgid', 'encoding_width', 'greedy_index', 'hardware_threads', 'key_position_id', 'key_xgid', 'perft_split', 'perft_tasks', 'perft_threads', 'position_id_key', 'rollout', 'rollout_kinds', 'swap', 'validate', 'variant_info', 'xgid_key']
 class Variant:
     """
     Members:
@@ -391,7 +391,7 @@ class Engine:
         """
         The number of legal moves, counted without making them where the variant allows.
         """
-    def divide(self, key: bytes, depth: typing.SupportsInt | typing.SupportsIndex, ordered: bool = False, cancel: CancelToken | None = None) -> list:
+    def divide(self, key: bytes, depth: typing.SupportsInt | typing.SupportsIndex, ordered: bool = False, cancel: CancelToken | None = None, table: PerftTable | None = None) -> list:
         ...
     def enumerate_loop(self, positions: numpy.ndarray, repeat: typing.SupportsInt | typing.SupportsIndex = 1) -> tuple[int, int, float]:
         """
@@ -409,8 +409,10 @@ class Engine:
         """
         All legal complete moves of the position (a key) for the roll.
         """
-    def perft(self, key: bytes, depth: typing.SupportsInt | typing.SupportsIndex, ordered: bool = False, cancel: CancelToken | None = None) -> int:
-        ...
+    def perft(self, key: bytes, depth: typing.SupportsInt | typing.SupportsIndex, ordered: bool = False, cancel: CancelToken | None = None, table: PerftTable | None = None) -> int:
+        """
+        perft (with a PerftTable if given); Ctrl-C or the token stops it (KeyboardInterrupt).
+        """
     def perft_turn(self, key: bytes, depth: typing.SupportsInt | typing.SupportsIndex, ordered: bool = False, first_turn: typing.SupportsInt | typing.SupportsIndex = 1, cancel: CancelToken | None = None) -> int:
         """
         perft with the root's mover on turn `first_turn` (ply p on turn first_turn + p // 2).
@@ -444,6 +446,21 @@ class LegalMovesBase:
     def dice(self) -> typing.Any: ...
     @property
     def position(self) -> typing.Any: ...
+class PerftTable:
+    """
+    A transposition table for perft: the counts of
+    subtrees (position, remaining depth) in a fixed amount of memory, shared by the threads of a
+    count. Exact: an entry keeps the whole position. Bound to the variant, rules and roll weighting
+    of its first count.
+    """
+    def __init__(self, megabytes: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def bytes(self) -> int:
+        ...
+    @property
+    def entries(self) -> int:
+        ...
 class LockstepRollout:
     def __init__(self, engine: Engine, key: bytes, games: typing.SupportsInt | typing.SupportsIndex, seed: typing.SupportsInt | typing.SupportsIndex = 0, first_trial: typing.SupportsInt | typing.SupportsIndex = 0, max_plies: typing.SupportsInt | typing.SupportsIndex = 10000, width: typing.SupportsInt | typing.SupportsIndex = 256, quasi_random: typing.SupportsInt | typing.SupportsIndex = 0) -> None:
         ...
@@ -659,13 +676,13 @@ def perft_split(engine: Engine, key: bytes, depth: typing.SupportsInt | typing.S
     """
     (keys, weights, remaining_depth): perft(key, depth) = sum(w * perft(k, remaining)).
     """
-def perft_tasks(engine: Engine, keys: list, weights: list, depth: typing.SupportsInt | typing.SupportsIndex, ordered: bool = False, threads: typing.SupportsInt | typing.SupportsIndex = 1, cancel: CancelToken | None = None) -> int:
+def perft_tasks(engine: Engine, keys: list, weights: list, depth: typing.SupportsInt | typing.SupportsIndex, ordered: bool = False, threads: typing.SupportsInt | typing.SupportsIndex = 1, cancel: CancelToken | None = None, table: PerftTable | None = None) -> int:
     """
     sum(weight * perft(key, depth)) over the tasks, on `threads` threads. GIL released.
     """
-def perft_threads(engine: Engine, key: bytes, depth: typing.SupportsInt | typing.SupportsIndex, ordered: bool = False, threads: typing.SupportsInt | typing.SupportsIndex = 0, cancel: CancelToken | None = None) -> int:
+def perft_threads(engine: Engine, key: bytes, depth: typing.SupportsInt | typing.SupportsIndex, ordered: bool = False, threads: typing.SupportsInt | typing.SupportsIndex = 0, cancel: CancelToken | None = None, table: PerftTable | None = None) -> int:
     """
-    perft on `threads` threads (0: all cores). GIL released.
+    perft on `threads` threads (0: all cores), with a shared PerftTable if given. GIL released.
     """
 def rollout(engine: Engine, key: bytes, games: typing.SupportsInt | typing.SupportsIndex, policy: str = 'random', seed: typing.SupportsInt | typing.SupportsIndex = 0, first_trial: typing.SupportsInt | typing.SupportsIndex = 0, threads: typing.SupportsInt | typing.SupportsIndex = 1, max_plies: typing.SupportsInt | typing.SupportsIndex = 10000, cancel: CancelToken | None = None, quasi_random: typing.SupportsInt | typing.SupportsIndex = 0) -> dict:
     """
