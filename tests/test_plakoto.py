@@ -10,6 +10,7 @@ import json
 import os
 import random
 
+import numpy as np
 import pytest
 
 import nardy
@@ -373,3 +374,20 @@ def test_rollouts_count_every_kind_of_end():
     assert wins[0] + wins[1] + res.draws == 600
     greedy = nardy.rollout(PLAKOTO, 200, "greedy", seed=3, threads=1)
     assert greedy.games == 200 and greedy.unfinished == 0
+
+
+def test_encodings_count_a_pinned_checker_as_one_of_its_owner():
+    # A middle game with pins on both sides (tests/perft/plakoto.perft).
+    us = [1, 0, 1, 1, 0, 1, 0, 2, 2, 0, 0, 0, 0, -1, 0, 1, 0, 0, 0, 0, -1, 2, 0, 2, 0, 0]
+    them = [0, 1, 0, 5, 1, 0, 0, 1, -1, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+    pos = nardy.Position.from_sides("plakoto", us, them)
+    plain = np.array([[[max(n, 1) if n < 0 else n for n in us],
+                       [max(n, 1) if n < 0 else n for n in them]]], dtype=np.int8)
+    for kind in ("tdgammon", "gnubg", "long"):
+        got = nardy.batch.encode(nardy.batch.to_array([pos]), kind)
+        want = nardy.batch.encode(plain, kind)
+        assert np.array_equal(got, want), kind
+    boards = nardy.batch.afterstates([pos], (3, 1))[0]
+    feats, _ = nardy.batch.afterstate_features([pos], (3, 1), "tdgammon")
+    assert (np.asarray(boards) < 0).any()
+    assert np.array_equal(nardy.batch.encode(boards, "tdgammon"), feats)

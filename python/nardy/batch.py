@@ -343,7 +343,10 @@ def encode(boards: PositionsLike, kind: str | None = None, on_roll: int | Any = 
         if r.size and not np.isin(r, (0, 1)).all():
             raise Error("on_roll values must be 0 or 1")
         roll = np.ascontiguousarray(r, dtype=np.uint8)
-    return _core.batch_encode(arr, k, roll, out, k == "shlem")
+    # -1 (a checker held prisoner or pinned) is a valid entry in the variants that have one;
+    # the encodings without a unit for it count it as one checker of its owner.
+    held = k == "shlem" or (variant is not None and variant.prisoners)
+    return _core.batch_encode(arr, k, roll, out, held)
 
 
 # -- gnubg Position IDs and XGIDs -----------------------------------------------------------

@@ -41,11 +41,15 @@ constexpr Tables kTables{};
 
 inline void put4(float* dst, const float (&src)[4]) noexcept { std::memcpy(dst, src, 16); }
 
+// Checkers on a point as the encodings without a unit for a held checker see them: -1 (one
+// checker held prisoner or pinned there) counts as one checker of its owner.
+constexpr int on_point(int8_t n) noexcept { return n < 0 ? 1 : n; }
+
 void tdgammon(const int8_t* row, int on_roll, float* out) noexcept {
   for (int s = 0; s < 2; ++s) {
     const int8_t* side = row + s * kSlots;
     float* o = out + 98 * s;
-    for (int i = 0; i < kPoints; ++i) put4(o + 4 * i, kTables.thermo2[side[i] & 0xF]);
+    for (int i = 0; i < kPoints; ++i) put4(o + 4 * i, kTables.thermo2[on_point(side[i]) & 0xF]);
     o[96] = side[kBar] / 2.0f;
     o[97] = side[kOff] / 15.0f;
   }
@@ -58,7 +62,7 @@ void gnubg(const int8_t* row, int on_roll, float* out) noexcept {
     // anBoard[0] = the side not on roll, anBoard[1] = the side on roll
     const int8_t* side = row + (j == 1 ? on_roll : 1 - on_roll) * kSlots;
     float* o = out + 100 * j;
-    for (int i = 0; i < kPoints; ++i) put4(o + 4 * i, kTables.gnubg[side[i] & 0xF]);
+    for (int i = 0; i < kPoints; ++i) put4(o + 4 * i, kTables.gnubg[on_point(side[i]) & 0xF]);
     put4(o + 96, kTables.thermo2[side[kBar] & 0xF]);
   }
 }
@@ -69,8 +73,9 @@ void long_nardy(const int8_t* row, int on_roll, float* out) noexcept {
     float* o = out + 98 * s;
     int pips = 0;
     for (int i = 0; i < kPoints; ++i) {
-      put4(o + 4 * i, kTables.thermo4[side[i] & 0xF]);
-      pips += (i + 1) * side[i];
+      const int n = on_point(side[i]);
+      put4(o + 4 * i, kTables.thermo4[n & 0xF]);
+      pips += (i + 1) * n;
     }
     o[96] = side[kOff] / 15.0f;
     o[97] = static_cast<float>(pips) / 360.0f;
