@@ -185,7 +185,7 @@ class PlakotoScoring(Scoring):
     2 a win by the mother rule ("lost double"); ended by :meth:`nardy.Plakoto.status`."""
 
     name = "plakoto"
-    aliases = ("plakoto_double_mother",)
+    aliases: ClassVar[tuple[str, ...]] = ("plakoto_double_mother",)
     kinds = (("single", 1), ("gammon", 2), ("mother", 2))
     kind_aliases: ClassVar[dict[str, str]] = {"oin": "single", "mars": "gammon"}
     source = "«Plakoto» (Wikipedia); «Backgammon Plakoto» (Mind Sports Olympiad)"

@@ -159,7 +159,7 @@ class Table:
                 self._keys: dict[bytes, int] | None = None
                 self._afterstates: np.ndarray | None = None
                 if self.mode == "step":
-                    self.turn.begin(g.position.key, *g.dice)
+                    self.turn.begin(g.position.key, *self._dice())
                 return
             raise AssertionError(f"unexpected phase {g.phase}")  # no cube: no other phase
 
@@ -198,7 +198,7 @@ class Table:
         if opponent == "random":
             index = rng.randrange(n)
         elif opponent == "greedy":
-            index = _core.greedy_index(self.variant.engine, g.position.key, *g.dice)
+            index = _core.greedy_index(self.variant.engine, g.position.key, *self._dice())
         else:
             choice = opponent(g.position, self._moves)
             if isinstance(choice, (int, np.integer)) and not isinstance(choice, bool):
@@ -211,20 +211,25 @@ class Table:
                     raise InvalidArgumentError(f"the opponent chose {choice!r}, not a legal move")
         self.play_move(index)
 
+    def _dice(self) -> tuple[int, int]:
+        """The dice of the turn being played (there is one whenever a move is asked for)."""
+        assert self.game is not None and self.game.dice is not None
+        return self.game.dice
+
     def reward(self, color: int) -> float:
         """The game's value from ``color``'s side (0 until it is over; a draw is 0)."""
         if not self.over:
             return 0.0
         result = self.game.result()  # type: ignore[union-attr]
-        if result.winner is None:
+        if result is None or result.winner is None:
             return 0.0
         return float(result.points if result.winner == color else -result.points)
 
     # -- observations --------------------------------------------------------------------
     def _encode_key(self, key: bytes) -> np.ndarray:
         us, them = _core.decode(key, self.variant.core_variant)
-        rows = np.array([[us, them]], dtype=np.int8)
-        return batch.encode(rows, self.kind, 0)[0]
+        rows = batch._boards(np.array([[us, them]], dtype=np.int8), self.variant, 0)
+        return batch.encode(rows, self.kind)[0]
 
     def current_key(self) -> bytes:
         g = self.game
@@ -262,7 +267,7 @@ class Table:
             played = np.zeros(1, dtype=np.int64)
             if mine:
                 self.turn.mask(mask.view(np.uint8))
-                dice[:] = g.dice
+                dice[:] = self._dice()
                 played[0] = self.turn.played
             obs["dice"] = dice
             obs["played"] = played
