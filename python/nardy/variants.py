@@ -317,11 +317,34 @@ def _absolute_point_index(name: str, color: int, variant: str) -> int:
     return (int(name) - 1 - (12 if color == BLACK else 0)) % 24
 
 
+class _DiagonalStarts:
+    """The board of the games whose sides start diagonally opposite and move the same way
+    (long nardy, Fevga): all fifteen on the head, the opponent's index j facing the mover's
+    (j + 12) % 24. Seed 000 numbers the board absolutely: white's head is 24 and home 1-6,
+    black's head 12 and home 13-18 (white's index i is point i+1, black's (i + 12) % 24 + 1)."""
+
+    name: ClassVar[str]
+
+    def initial_side(self) -> tuple[int, ...]:
+        side = [0] * 26
+        side[23] = 15
+        return tuple(side)
+
+    def to_mover(self, j: int) -> int:
+        return (j + 12) % 24
+
+    def point_name(self, index: int, color: int) -> str:
+        return _absolute_point_name(index, color)
+
+    def point_index(self, name: str, color: int) -> int:
+        return _absolute_point_index(name, color, self.name)
+
+
 _HEAD_RULES = ("federation", "classic", "extended")
 _BLOCK_CHECKS = ("step", "end")
 
 
-class LongNardy(Variant):
+class LongNardy(_DiagonalStarts, Variant):
     """Long nardy: no hitting, the head rule, no six-point block in front of every opponent."""
 
     name = "long-nardy"
@@ -342,21 +365,6 @@ class LongNardy(Variant):
         head = getattr(_core.HeadRule, rules["head_rule"].upper())
         return _core.Engine(self.core_variant, head, rules["block_check"] == "end")
 
-    def initial_side(self) -> tuple[int, ...]:
-        side = [0] * 26
-        side[23] = 15
-        return tuple(side)
-
-    def to_mover(self, j: int) -> int:
-        return (j + 12) % 24
-
-    # Seed 000 numbers the board absolutely: white's head is 24 and home 1-6, black's head 12
-    # and home 13-18. White's index i is point i+1; black's is (i + 12) % 24 + 1.
-    def point_name(self, index: int, color: int) -> str:
-        return _absolute_point_name(index, color)
-
-    def point_index(self, name: str, color: int) -> int:
-        return _absolute_point_index(name, color, self.name)
 
 
 class LongNardyClassic(LongNardy):
@@ -594,7 +602,7 @@ _FEVGA_FIRST = ("past-start", "opponent-quarter")
 _FEVGA_PRIMES = ("one-point-behind", "all-behind", "free")
 
 
-class Fevga(Variant):
+class Fevga(_DiagonalStarts, Variant):
     """Fevga (Greek tavli): long nardy's board, both sides moving the same way from diagonally
     opposite starts; a single checker holds a point; no second checker leaves the start before
     the first is past the opponent's start; never all six points of the own starting quarter,
@@ -631,20 +639,6 @@ class Fevga(Variant):
             fevga_start_quarter=r["start_quarter"],
             fevga_their_quarter=r["their_quarter_limit"])
 
-    def initial_side(self) -> tuple[int, ...]:
-        side = [0] * 26
-        side[23] = 15
-        return tuple(side)
-
-    def to_mover(self, j: int) -> int:
-        return (j + 12) % 24
-
-    # numbered as long nardy: white starts on 24 and bears off from 1-6, black from 12 / 13-18
-    def point_name(self, index: int, color: int) -> str:
-        return _absolute_point_name(index, color)
-
-    def point_index(self, name: str, color: int) -> int:
-        return _absolute_point_index(name, color, self.name)
 
 
 class Moultezim(Fevga):
