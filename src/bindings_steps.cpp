@@ -79,12 +79,16 @@ extend the turn to a legal complete move.)doc")
                              "Number of actions.")
       .def_property_readonly("pass_action", [](const StepTurn& t) { return t.space().pass(); })
       .def_property_readonly("hit_flag", [](const StepTurn& t) { return t.space().hit_flag(); })
-      .def("begin", [](StepTurn& t, const py::bytes& key, int d1, int d2) {
+      .def("begin", [](StepTurn& t, const py::bytes& key, int d1, int d2, long long turn) {
              if (d1 < 1 || d1 > 6 || d2 < 1 || d2 > 6)
                raise_error("InvalidDiceError", "dice must be two integers from 1 to 6");
-             t.begin(position_from(key), d1, d2);
-           }, py::arg("key"), py::arg("d1"), py::arg("d2"),
-           "Starts the turn of the position (a key, mover's perspective) for the roll.")
+             if (turn < 0) raise_error("InvalidArgumentError", "turn must be >= 0");
+             t.begin(position_from(key), d1, d2,
+                     static_cast<int>(turn < kLateTurn ? turn : kLateTurn));
+           }, py::arg("key"), py::arg("d1"), py::arg("d2"), py::arg("turn") = 0,
+           "Starts the turn of the position (a key, mover's perspective) for the roll; `turn` "
+           "(the mover's turn number) asks for the whole turn of a variant with dice sequences "
+           "(Engine.turn_moves), 0 for the roll's moves (Engine.legal).")
       .def("mask", [](StepTurn& t, py::object out) -> py::object {
              const auto n = static_cast<py::ssize_t>(t.space().size());
              py::array arr;
@@ -117,10 +121,10 @@ extend the turn to a legal complete move.)doc")
                              "Steps of every legal move of the turn (0: it passes).")
       .def_property_readonly("key", [](const StepTurn& t) { return key_of(t.position()); },
                              "The position after the steps so far (the result once done).")
-      .def_property_readonly("n_moves", [](const StepTurn& t) { return t.moves().size(); })
+      .def_property_readonly("n_moves", [](const StepTurn& t) { return t.results().size(); })
       .def("results", [](const StepTurn& t) {
              py::list out;
-             for (const Move& mv : t.moves()) out.append(key_of(mv.result));
+             for (const Position& r : t.results()) out.append(key_of(r));
              return out;
            }, "The keys of the legal complete moves' results.")
       .def("decode", [](const StepTurn& t, py::handle action) -> py::object {

@@ -295,3 +295,46 @@ def test_mask_into_buffer():
     buf = np.zeros(turn.size, dtype=np.uint8)
     assert turn.mask(buf) is buf
     assert list(np.flatnonzero(buf)) == turn.legal()
+
+
+# -- turns of several groups of dice -------------------------------------------------------
+
+def sequence_variants():
+    return [cls for cls in VARIANTS if getattr(cls, "sequence_turns", False)]
+
+
+@pytest.mark.parametrize("cls", sequence_variants(), ids=lambda c: c.name)
+def test_dice_sequences_follow_the_whole_turn(cls):
+    """A turn of several groups (e.g. a doubles cascade): every random masked path ends on one
+    of the engine's turn moves, and every turn move's own steps are a masked path. (Low
+    doubles early in a game cascade into millions of moves: the sample takes 3-3 and up.)"""
+    variant = cls()
+    engine = variant.engine
+    turn = _core.StepTurn(engine)
+    rng = random.Random(5)
+    cascades = 0
+    for pos in sample_positions(variant, 6, 99):
+        for dice, number in [((rng.randint(3, 6),) * 2, rng.randint(1, 12)),
+                             ((rng.randint(1, 6), rng.randint(1, 6)), 7)]:
+            played, moves = engine.turn_moves(pos.key, *dice, number)
+            turn.begin(pos.key, *dice, number)
+            want = {m[0] for m in moves}
+            assert set(turn.results()) == want
+            if not moves:
+                assert turn.length == 0 and turn.legal() == [turn.pass_action]
+                continue
+            assert turn.length == played
+            cascades += turn.length > 4
+            for steps in [m[1] for m in moves[:30]]:
+                for s in steps:
+                    assert turn.play(turn.encode(s[0], s[1], s[2])), (pos, dice, number, steps)
+                assert turn.done and turn.key in want
+                while turn.undo():
+                    pass
+            for _ in range(10):
+                while not turn.done:
+                    assert turn.play(rng.choice(turn.legal()))
+                assert turn.key in want and turn.played == turn.length
+                while turn.undo():
+                    pass
+    assert cascades > 0

@@ -530,9 +530,9 @@ class StepTurn:
     """
     def __init__(self, engine: Engine) -> None:
         ...
-    def begin(self, key: bytes, d1: typing.SupportsInt | typing.SupportsIndex, d2: typing.SupportsInt | typing.SupportsIndex) -> None:
+    def begin(self, key: bytes, d1: typing.SupportsInt | typing.SupportsIndex, d2: typing.SupportsInt | typing.SupportsIndex, turn: typing.SupportsInt | typing.SupportsIndex = 0) -> None:
         """
-        Starts the turn of the position (a key, mover's perspective) for the roll.
+        Starts the turn of the position (a key, mover's perspective) for the roll; `turn` (the mover's turn number) asks for the whole turn of a variant with dice sequences (Engine.turn_moves), 0 for the roll's moves (Engine.legal).
         """
     def mask(self, out: typing.Any = None) -> numpy.ndarray:
         """

@@ -73,8 +73,12 @@ class StepTurn {
 
   [[nodiscard]] const StepSpace& space() const noexcept { return space_; }
 
-  // Starts the turn of `pos` (the mover's perspective) for the roll (dice 1..6).
-  virtual void begin(const Position& pos, int d1, int d2) = 0;
+  // Starts the turn of `pos` (the mover's perspective) for the roll (dice 1..6). `turn` 0:
+  // the moves of the roll as Engine::generate lists them; else the mover's turn number
+  // (kLateTurn: past the opening rules), for the whole turn the roll gives in variants with
+  // dice sequences, as Engine::generate_turn lists it (one roll's dice elsewhere).
+  virtual void begin(const Position& pos, int d1, int d2, int turn) = 0;
+  void begin(const Position& pos, int d1, int d2) { begin(pos, d1, d2, 0); }
 
   // Writes space().size() bytes, 1 for each legal action; returns their number (>= 1 until
   // done()).
@@ -94,8 +98,8 @@ class StepTurn {
   // Steps played so far, and the steps of every legal move of the turn (0 when it passes).
   [[nodiscard]] int played() const noexcept { return played_; }
   [[nodiscard]] int length() const noexcept { return length_; }
-  // The legal complete moves of the turn (the enumerator's list).
-  [[nodiscard]] const MoveList& moves() const noexcept { return moves_; }
+  // The results of the legal complete moves, in the enumerator's order.
+  [[nodiscard]] const std::vector<Position>& results() const noexcept { return results_list_; }
 
  protected:
   explicit StepTurn(StepSpace space) : space_(space) {}
@@ -105,7 +109,7 @@ class StepTurn {
   bool done_ = true;
   int played_ = 0;
   int length_ = 0;
-  MoveList moves_;
+  std::vector<Position> results_list_;
 };
 
 namespace detail {
@@ -188,28 +192,41 @@ class StepTurnImpl final : public StepTurn {
   StepTurnImpl(const P& policy, bool hit_flag)
       : StepTurn(StepSpace(hit_flag)), policy_(policy), enum_(policy_) {}
 
-  void begin(const Position& pos, int d1, int d2) override {
+  using StepTurn::begin;
+  void begin(const Position& pos, int d1, int d2, int turn) override {
     if (d1 < 1 || d1 > 6 || d2 < 1 || d2 > 6)
       throw std::invalid_argument("dice must be integers from 1 to 6");
+    if (turn < 0) throw std::invalid_argument("turn must be >= 0");
     pos_ = pos;
     played_ = 0;
     done_ = false;
     levels_.clear();
     memo_.clear();
     results_.clear();
-    enum_.generate(pos, d1, d2, moves_);
-    length_ = moves_.empty() ? 0 : enum_.dice_played();
+    results_list_.clear();
+    n_groups_ = 1;
+    groups_[0] = DiceGroup{d1, d2};
+    bool listed = false;
+    if constexpr (HasDiceSequence<P>) {
+      if (turn > 0) {
+        const int t = turn < kLateTurn ? turn : kLateTurn;
+        n_groups_ = policy_.dice_sequence(d1, d2, t, groups_);
+        if (!seq_) seq_ = std::make_unique<SequenceEnumerator<P>>(policy_);
+        seq_->generate(pos, d1, d2, t, turn_list_);
+        length_ = turn_list_.empty() ? 0 : turn_list_.dice_played();
+        for (const TurnMove& m : turn_list_) results_list_.push_back(m.result);
+        listed = true;
+      }
+    }
+    if (!listed) {
+      enum_.generate(pos, d1, d2, list_);
+      length_ = list_.empty() ? 0 : enum_.dice_played();
+      for (const Move& m : list_) results_list_.push_back(m.result);
+    }
     levels_.emplace_back();
-    if (moves_.empty()) return;  // one action: pass
-    for (const Move& m : moves_) results_.put(m.result, 0, 1);
-    State starts[2];
-    const int n_starts = policy_.begin_turn(pos, d1, d2, starts);
-    const uint32_t dice = d1 == d2 ? 4u << (4 * d1) : (1u << (4 * d1)) + (1u << (4 * d2));
-    // The enumerator keeps the moves of the first start that plays the most dice.
-    int winner = 0;
-    for (int k = 0; k + 1 < n_starts; ++k, ++winner)
-      if (reaches(Node{starts[k], dice, k}, 0, false)) break;
-    levels_.back().push_back(Node{starts[winner], dice, winner});
+    if (length_ == 0) return;  // one action: pass
+    for (const Position& r : results_list_) results_.put(r, 0, 1);
+    levels_.back().push_back(first_node(pos, 0, 0));
   }
 
   int mask(uint8_t* out) override {
@@ -220,6 +237,7 @@ class StepTurnImpl final : public StepTurn {
       return 1;
     }
     int n = 0;
+    played_depth_ = played_;
     for (const Node& node : levels_.back())
       children(node, [&](const Node& next, Step st) {
         const int a = space_.encode(st);
@@ -249,6 +267,7 @@ class StepTurnImpl final : public StepTurn {
     if (action == space_.pass()) return false;
     std::vector<Node> next_level;
     Position at{};
+    played_depth_ = played_;
     for (const Node& node : levels_.back())
       children(node, [&](const Node& next, Step st) {
         if (space_.encode(st) != action || !reaches(next, played_ + 1, true)) return;
@@ -284,20 +303,45 @@ class StepTurnImpl final : public StepTurn {
  private:
   struct Node {
     State s;
-    uint32_t dice;  // dice left: a nibble per face, face f at bits 4f..4f+3
+    uint32_t dice;  // dice left in the group: a nibble per face, face f at bits 4f..4f+3
     int start;      // which start state of begin_turn the node descends from
+    int group;      // which group of dice of the turn is being played
   };
 
-  // Calls f(next, step) for every single step the policy allows from the node with a die left.
+  static uint32_t group_dice(const DiceGroup& g) noexcept {
+    return g.d1 == g.d2 ? 4u << (4 * g.d1) : (1u << (4 * g.d1)) + (1u << (4 * g.d2));
+  }
+
+  // The start of group `group` from `pos`, `depth` steps into the turn: the enumerator keeps
+  // the moves of the first start state that plays the most dice.
+  Node first_node(const Position& pos, int group, int depth) {
+    State starts[2];
+    const DiceGroup g = groups_[group];
+    const int n_starts = policy_.begin_turn(pos, g.d1, g.d2, starts);
+    const uint32_t dice = group_dice(g);
+    int winner = 0;
+    for (int k = 0; k + 1 < n_starts; ++k, ++winner)
+      if (reaches(Node{starts[k], dice, k, group}, depth, false)) break;
+    return Node{starts[winner], dice, winner, group};
+  }
+
+  // Calls f(next, step) for every single step the policy allows from the node with a die left
+  // (at the end of a group played in full: the next group's first steps).
   template <class F>
-  void children(const Node& node, F&& f) const {
+  void children(const Node& node, F&& f) {
+    if (node.dice == 0) {
+      if (node.group + 1 >= n_groups_ || !policy_.final_ok(node.s)) return;
+      const Node next = first_node(node.s.pos, node.group + 1, played_depth_);
+      children(next, f);
+      return;
+    }
     for (int die = 1; die <= 6; ++die) {
       if (!(node.dice >> (4 * die) & 0xFu)) continue;
       const uint32_t left = node.dice - (1u << (4 * die));
       for (uint32_t src = policy_.sources(node.s, die); src; src &= src - 1) {
         const int from = std::countr_zero(src);
         policy_.for_each_step(node.s, from, die, [&](const State& next, Step st) {
-          f(Node{next, left, node.start}, st);
+          f(Node{next, left, node.start, node.group}, st);
         });
       }
     }
@@ -307,8 +351,8 @@ class StepTurnImpl final : public StepTurn {
     uint64_t tag = 0;
     if constexpr (requires(const P& p, const State& s) { p.state_tag(s); })
       tag = static_cast<uint64_t>(policy_.state_tag(node.s));
-    return node.dice | uint64_t(node.start & 1) << 28 | uint64_t(need_result) << 29 |
-           uint64_t(depth & 0x3F) << 30 | tag << 36;
+    return node.dice | uint64_t(node.group & 7) << 24 | uint64_t(node.start & 1) << 27 |
+           uint64_t(need_result) << 28 | uint64_t(depth & 0x3F) << 29 | tag << 35;
   }
 
   // Whether some continuation of the node ends a move of length_ dice: on a legal result
@@ -316,20 +360,29 @@ class StepTurnImpl final : public StepTurn {
   bool reaches(const Node& node, int depth, bool need_result) {
     if (depth == length_)
       return policy_.final_ok(node.s) && (!need_result || results_.find(node.s.pos, 0) == 1);
-    if (node.dice == 0) return false;
+    if (node.dice == 0 && node.group + 1 >= n_groups_) return false;
     const uint64_t k = key(node, depth, need_result);
     const int known = memo_.find(node.s.pos, k);
     if (known >= 0) return known == 1;
     bool ok = false;
+    const int saved = played_depth_;
+    played_depth_ = depth;
     children(node, [&](const Node& next, Step) {
       if (!ok) ok = reaches(next, depth + 1, need_result);
     });
+    played_depth_ = saved;
     memo_.put(node.s.pos, k, ok ? 1 : 0);
     return ok;
   }
 
   P policy_;
   Enumerator<P> enum_;
+  MoveList list_;
+  std::unique_ptr<SequenceEnumerator<P>> seq_;  // variants with dice sequences only
+  TurnList turn_list_;
+  DiceGroup groups_[kMaxGroups];
+  int n_groups_ = 1;
+  int played_depth_ = 0;  // steps before the node children() expands (a new group's start)
   std::vector<std::vector<Node>> levels_;  // the node sets after 0, 1, ... steps
   detail::TaggedPositionTable memo_;
   detail::TaggedPositionTable results_;
