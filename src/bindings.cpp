@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "interrupt.hpp"
+#include "bindings_errors.hpp"
 #include "nardy/engine.hpp"
 #include "nardy/registry.hpp"
 
@@ -153,11 +154,7 @@ py::object move_object(const Move& m) {
   return obj;
 }
 
-[[noreturn]] void raise_nardy(const char* error_class, const std::string& msg) {
-  py::object cls = py::module_::import("nardy.errors").attr(error_class);
-  PyErr_SetString(cls.ptr(), msg.c_str());
-  throw py::error_already_set();
-}
+using nardy_py::raise_error;
 
 // Dice from any Python object, with nardy.InvalidDiceError for anything but two ints 1..6.
 // The common case (a tuple of two small ints) is read here; everything else goes through
@@ -213,7 +210,7 @@ Position position_from_row(const int8_t* row, Variant variant, size_t index) {
   }
   const std::string err = validate(variant, us, them);
   if (!err.empty())
-    raise_nardy("InvalidPositionError", "position " + std::to_string(index) + ": " + err);
+    raise_error("InvalidPositionError", "position " + std::to_string(index) + ": " + err);
   const VariantEntry& e = variant_entry(variant);
   return Position{e.make_side(us), e.make_side(them)};
 }
@@ -265,7 +262,7 @@ PYBIND11_MODULE(_core, m) {
     }
     for (int k = 0; k < kSlots; ++k)
       if (us[k] < 0 || them[k] < 0 || us[k] > kMaxCount || them[k] > kMaxCount)
-        raise_nardy("InvalidPositionError",
+        raise_error("InvalidPositionError",
                     "a count outside 0..15 needs the variant that gives it a meaning");
     return to_key(Position{make_side(us), make_side(them)});
   }, py::arg("us"), py::arg("them"), py::arg("variant") = py::none(),
@@ -277,7 +274,7 @@ PYBIND11_MODULE(_core, m) {
       return std::make_pair(e.side_array(p.us), e.side_array(p.them));
     }
     if ((p.us.w[1] | p.them.w[1]) >> (4 * (kSlots - 16)))
-      raise_nardy("InvalidPositionError",
+      raise_error("InvalidPositionError",
                   "this key holds state beyond the counts: decode it with its variant");
     return std::make_pair(side_array(p.us), side_array(p.them));
   }, py::arg("key"), py::arg("variant") = py::none(),
@@ -446,7 +443,7 @@ Empty when the player cannot move (the turn passes).)doc")
                              "Whether a roll may give a turn of several groups of dice.")
       .def("turn_moves", [](Engine& e, const Key& k, int d1, int d2, int turn) {
         check_dice(d1, d2);
-        if (turn < 1) raise_nardy("Error", "turn must be >= 1");
+        if (turn < 1) raise_error("Error", "turn must be >= 1");
         thread_local TurnList list;
         e.generate_turn(from_key(k), d1, d2, std::min(turn, kLateTurn), list);
         py::list out;
@@ -464,7 +461,7 @@ Empty when the player cannot move (the turn passes).)doc")
       .def("perft_turn", [](Engine& e, const Key& k, int depth, bool ordered, int first_turn,
                             const nardy_py::CancelToken* token) {
         if (depth < 0) throw py::value_error("depth must be >= 0");
-        if (first_turn < 1) raise_nardy("Error", "first_turn must be >= 1");
+        if (first_turn < 1) raise_error("Error", "first_turn must be >= 1");
         const auto cancel = nardy_py::cancel_for(token);
         return nardy_py::run_released([&] {
           Engine local(e.variant(), e.rules());
@@ -488,7 +485,7 @@ Empty when the player cannot move (the turn passes).)doc")
       }, "All legal complete moves of the position (a key) for the roll.")
       .def("pick", [](Engine& e, const Key& k, int d1, int d2, long long index) -> py::tuple {
         check_dice(d1, d2);
-        if (index < 0) raise_nardy("Error", "index must be >= 0");
+        if (index < 0) raise_error("Error", "index must be >= 0");
         size_t n = 0;
         Position result;
         const bool moved = e.pick(from_key(k), d1, d2, [&](size_t count) {
@@ -522,7 +519,7 @@ Empty when the player cannot move (the turn passes).)doc")
       }, "Applies (from, to) or (from, to, hit) steps; None if one is not a possible single "
          "step. Shlem reads `hit` (hit out vs take prisoner); the other variants ignore it.")
       .def("game_end", [](const Engine& e, const Key& k, int passes) -> py::object {
-        if (passes < 0) raise_nardy("Error", "passes must be >= 0");
+        if (passes < 0) raise_error("Error", "passes must be >= 0");
         Outcome out;
         if (!e.game_end(from_key(k), 0, passes, out)) return py::none();
         const int winner = out.winner == -1 ? 0 : out.winner == 0 ? 1 : -1;
@@ -532,7 +529,7 @@ Empty when the player cannot move (the turn passes).)doc")
          "-1 the other player, 0 a draw; result kind; points). `passes` = consecutive passed "
          "turns just before.")
       .def("status", [](const Engine& e, const Key& k, int passes) {
-        if (passes < 0) raise_nardy("Error", "passes must be >= 0");
+        if (passes < 0) raise_error("Error", "passes must be >= 0");
         StatusFields f;
         e.status(from_key(k), passes, f);
         py::dict d;
@@ -582,11 +579,11 @@ Empty when the player cannot move (the turn passes).)doc")
       // No cast at all: a cast from a wider integer type would wrap bad counts into good ones.
       .def("enumerate_loop", [](Engine& e, const py::array& boards, int repeat) {
         if (boards.dtype().kind() != 'i' || boards.itemsize() != 1)
-          raise_nardy("InvalidPositionError", "positions must be an int8 array, got dtype " +
+          raise_error("InvalidPositionError", "positions must be an int8 array, got dtype " +
                                                   std::string(py::str(boards.dtype())));
         if (boards.ndim() != 3 || boards.shape(1) != 2 || boards.shape(2) != kSlots)
-          raise_nardy("InvalidPositionError", "positions must have shape (N, 2, 26)");
-        if (repeat < 0) raise_nardy("Error", "repeat must be >= 0");
+          raise_error("InvalidPositionError", "positions must have shape (N, 2, 26)");
+        if (repeat < 0) raise_error("Error", "repeat must be >= 0");
         // int8 already: this only copies a strided view into C order, it changes no value
         const auto contiguous =
             py::array_t<int8_t, py::array::c_style | py::array::forcecast>::ensure(boards);

@@ -36,6 +36,7 @@
 #include "nardy/platform.hpp"
 
 #include "interrupt.hpp"
+#include "bindings_errors.hpp"
 #include "nardy/engine.hpp"
 #include "nardy/features.hpp"
 #include "nardy/rollout.hpp"
@@ -45,11 +46,7 @@ using namespace nardy;
 
 namespace {
 
-[[noreturn]] void raise_error(const char* error_class, const std::string& msg) {
-  py::object cls = py::module_::import("nardy.errors").attr(error_class);
-  PyErr_SetString(cls.ptr(), msg.c_str());
-  throw py::error_already_set();
-}
+using nardy_py::raise_error;
 
 // One Engine per OS thread and rule set, for calls that run on the calling thread. The rule
 // set is matched on the object representation of Rules (copied with memcpy): equal bytes mean

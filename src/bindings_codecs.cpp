@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "nardy/codecs.hpp"
+#include "bindings_errors.hpp"
 #include "nardy/engine.hpp"
 #include "nardy/features.hpp"
 #include "nardy/registry.hpp"
@@ -22,11 +23,7 @@ namespace cx = nardy::codecs;
 
 namespace {
 
-[[noreturn]] void raise_error(const char* error_class, const std::string& msg) {
-  py::object cls = py::module_::import("nardy.errors").attr(error_class);
-  PyErr_SetString(cls.ptr(), msg.c_str());
-  throw py::error_already_set();
-}
+using nardy_py::raise_error;
 
 Position key_position(py::handle key) {
   if (!PyBytes_Check(key.ptr()) || PyBytes_GET_SIZE(key.ptr()) != 32)

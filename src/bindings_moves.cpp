@@ -17,6 +17,7 @@
 #include <cstring>
 #include <string>
 
+#include "bindings_errors.hpp"
 #include "nardy/engine.hpp"
 
 namespace py = pybind11;
@@ -147,16 +148,6 @@ PyObject* new_move() {
 PyObject* move_object(PyObject* legal, Py_ssize_t i);
 
 
-PyObject* raise_error(const char* error_class, const std::string& msg) {
-  PyObject* mod = PyImport_ImportModule("nardy.errors");
-  if (!mod) return nullptr;
-  PyObject* cls = PyObject_GetAttrString(mod, error_class);
-  Py_DECREF(mod);
-  if (!cls) return nullptr;
-  PyErr_SetString(cls, msg.c_str());
-  Py_DECREF(cls);
-  return nullptr;
-}
 
 Position from_words(const uint64_t w[4]) {
   Position p;
@@ -193,7 +184,7 @@ Engine* engine_of(PyObject* engine_obj) {
   try {
     return py::handle(engine_obj).cast<Engine*>();
   } catch (const py::cast_error&) {
-    raise_error("Error", "the position's variant has no nardy engine");
+    nardy_py::set_error("Error", "the position's variant has no nardy engine");
     return nullptr;
   }
 }
@@ -560,7 +551,7 @@ PyObject* dice_of(PyObject* dice, int& d1, int& d2) {
   if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2 ||
       !plain_die(PyTuple_GET_ITEM(pair, 0), d1) || !plain_die(PyTuple_GET_ITEM(pair, 1), d2)) {
     Py_DECREF(pair);
-    return raise_error("InvalidDiceError", "dice must be a pair of integers from 1 to 6");
+    return nardy_py::set_error("InvalidDiceError", "dice must be a pair of integers from 1 to 6");
   }
   return pair;
 }
@@ -571,7 +562,7 @@ PyObject* legal_moves(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
     PyErr_SetString(PyExc_TypeError, "legal_moves() takes exactly one argument (the dice)");
     return nullptr;
   }
-  if (!g.legal) return raise_error("Error", "nardy._core: LegalMoves is not registered");
+  if (!g.legal) return nardy_py::set_error("Error", "nardy._core: LegalMoves is not registered");
   const bool exact = Py_TYPE(self) == g.position;
   int d1 = 0, d2 = 0;
   PyObject* dice = dice_of(args[0], d1, d2);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "nardy/engine.hpp"
+#include "bindings_errors.hpp"
 #include "nardy/steps.hpp"
 
 namespace py = pybind11;
@@ -19,11 +20,7 @@ using namespace nardy;
 
 namespace {
 
-[[noreturn]] void raise_error(const char* error_class, const std::string& msg) {
-  py::object cls = py::module_::import("nardy.errors").attr(error_class);
-  PyErr_SetString(cls.ptr(), msg.c_str());
-  throw py::error_already_set();
-}
+using nardy_py::raise_error;
 
 Position position_from(const py::bytes& key) {
   char* data = nullptr;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "nardy/engine.hpp"
+#include "bindings_errors.hpp"
 #include "nardy/features.hpp"
 #include "nardy/vector_env.hpp"
 
@@ -21,11 +22,7 @@ using namespace nardy;
 
 namespace {
 
-[[noreturn]] void raise_error(const char* error_class, const std::string& msg) {
-  py::object cls = py::module_::import("nardy.errors").attr(error_class);
-  PyErr_SetString(cls.ptr(), msg.c_str());
-  throw py::error_already_set();
-}
+using nardy_py::raise_error;
 
 struct PyVectorEnv {
   std::unique_ptr<VectorEnv> env;
