@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 #include "nardy/position.hpp"
@@ -150,30 +151,43 @@ class MoveList {
   uint32_t generation_ = 1;
 };
 
-// Plain set of positions with the same O(1) clear, for transposition pruning inside a turn.
-class PositionSet {
+// An open-address hash table keyed by (position, tag), a Value beside each key, with the same
+// O(1) clear: a slot counts only while it carries the current generation. The enumerator's
+// transposition sets and the step action space's memo tables are this one table.
+template <class Tag, class Value>
+class StampedPositionTable {
  public:
-  PositionSet() { table_.assign(256, Slot{}); }
+  StampedPositionTable() { table_.assign(256, Slot{}); }
   void clear() noexcept {
     size_ = 0;
-    if (++generation_ == 0) {
+    if (++generation_ == 0) {  // wrapped: old stamps could alias the new generation
       for (Slot& s : table_) s = Slot{};
       generation_ = 1;
     }
   }
-  // True when `p` (tagged with `tag`) was not in the set yet.
-  bool insert(const Position& p, uint32_t tag) {
+  // The value stored for (p, tag), or null.
+  [[nodiscard]] const Value* find(const Position& p, Tag tag) const noexcept {
+    const uint64_t h = mix(p, tag);
+    const size_t mask = table_.size() - 1;
+    for (size_t i = h & mask;; i = (i + 1) & mask) {
+      const Slot& s = table_[i];
+      if (s.generation != generation_) return nullptr;
+      if (s.hash == h && s.tag == tag && s.pos == p) return &s.value;
+    }
+  }
+  // The slot of (p, tag), entered with `value` when it was not in the table yet (second: true).
+  std::pair<Value*, bool> insert(const Position& p, Tag tag, Value value = {}) {
     if ((size_ + 1) * 2 > table_.size()) grow();
-    const uint64_t h = p.hash() ^ (uint64_t{tag} * 0x9E3779B97F4A7C15ull);
+    const uint64_t h = mix(p, tag);
     const size_t mask = table_.size() - 1;
     for (size_t i = h & mask;; i = (i + 1) & mask) {
       Slot& s = table_[i];
       if (s.generation != generation_) {
-        s = Slot{p, h, tag, generation_};
+        s = Slot{p, h, tag, generation_, value};
         ++size_;
-        return true;
+        return {&s.value, true};
       }
-      if (s.hash == h && s.tag == tag && s.pos == p) return false;
+      if (s.hash == h && s.tag == tag && s.pos == p) return {&s.value, false};
     }
   }
 
@@ -181,9 +195,13 @@ class PositionSet {
   struct Slot {
     Position pos{};
     uint64_t hash = 0;
-    uint32_t tag = 0;
+    Tag tag{};
     uint32_t generation = 0;
+    [[no_unique_address]] Value value{};
   };
+  static uint64_t mix(const Position& p, Tag tag) noexcept {
+    return p.hash() ^ (static_cast<uint64_t>(tag) * 0x9E3779B97F4A7C15ull);
+  }
   void grow() {
     std::vector<Slot> bigger(table_.size() * 2);
     const size_t mask = bigger.size() - 1;
@@ -198,6 +216,18 @@ class PositionSet {
   std::vector<Slot> table_;
   size_t size_ = 0;
   uint32_t generation_ = 1;
+};
+
+// Plain set of positions, for transposition pruning inside a turn.
+class PositionSet {
+ public:
+  void clear() noexcept { table_.clear(); }
+  // True when `p` (tagged with `tag`) was not in the set yet.
+  bool insert(const Position& p, uint32_t tag) { return table_.insert(p, tag).second; }
+
+ private:
+  struct Empty {};
+  StampedPositionTable<uint32_t, Empty> table_;
 };
 
 }  // namespace nardy

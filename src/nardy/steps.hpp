@@ -114,71 +114,21 @@ class StepTurn {
 
 namespace detail {
 
-// Positions with a small tag, membership only, cleared in O(1).
+// Positions with a small tag and a value (movelist.hpp's table), cleared in O(1).
 class TaggedPositionTable {
  public:
-  TaggedPositionTable() { table_.assign(256, Slot{}); }
-  void clear() noexcept {
-    size_ = 0;
-    if (++generation_ == 0) {
-      for (Slot& s : table_) s = Slot{};
-      generation_ = 1;
-    }
-  }
+  void clear() noexcept { table_.clear(); }
   // The value stored for (p, tag), or -1.
   [[nodiscard]] int find(const Position& p, uint64_t tag) const noexcept {
-    const uint64_t h = mix(p, tag);
-    const size_t mask = table_.size() - 1;
-    for (size_t i = h & mask;; i = (i + 1) & mask) {
-      const Slot& s = table_[i];
-      if (s.generation != generation_) return -1;
-      if (s.hash == h && s.tag == tag && s.pos == p) return s.value;
-    }
+    const int* v = table_.find(p, tag);
+    return v ? *v : -1;
   }
   void put(const Position& p, uint64_t tag, int value) {
-    if ((size_ + 1) * 2 > table_.size()) grow();
-    const uint64_t h = mix(p, tag);
-    const size_t mask = table_.size() - 1;
-    for (size_t i = h & mask;; i = (i + 1) & mask) {
-      Slot& s = table_[i];
-      if (s.generation != generation_) {
-        s = Slot{p, h, tag, generation_, value};
-        ++size_;
-        return;
-      }
-      if (s.hash == h && s.tag == tag && s.pos == p) {
-        s.value = value;
-        return;
-      }
-    }
+    *table_.insert(p, tag, value).first = value;
   }
 
  private:
-  struct Slot {
-    Position pos{};
-    uint64_t hash = 0;
-    uint64_t tag = 0;
-    uint32_t generation = 0;
-    int value = 0;
-  };
-  static uint64_t mix(const Position& p, uint64_t tag) noexcept {
-    const uint64_t h = p.hash() ^ (tag * 0x9E3779B97F4A7C15ull);
-    return h ^ (h >> 31);
-  }
-  void grow() {
-    std::vector<Slot> bigger(table_.size() * 2);
-    const size_t mask = bigger.size() - 1;
-    for (const Slot& s : table_) {
-      if (s.generation != generation_) continue;
-      size_t i = s.hash & mask;
-      while (bigger[i].generation == generation_) i = (i + 1) & mask;
-      bigger[i] = s;
-    }
-    table_.swap(bigger);
-  }
-  std::vector<Slot> table_;
-  size_t size_ = 0;
-  uint32_t generation_ = 1;
+  StampedPositionTable<uint64_t, int> table_;
 };
 
 }  // namespace detail
