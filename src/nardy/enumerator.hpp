@@ -82,7 +82,21 @@ class Enumerator {
   // Replaces `out` with every legal complete move of `pos` for the roll (d1, d2). An empty
   // list means the player cannot move (the turn passes). Dice are 1..6, validated by callers.
   void generate(const Position& pos, int d1, int d2, MoveList& out) {
-    State starts[2];
+    // A policy that counts (its begin_turn writes every field it reads, as count() relies on)
+    // starts in a member: a fresh stack array would be value-initialised on every call.
+    if constexpr (counts_last_steps()) {
+      generate_from(list_starts_, pos, d1, d2, out);
+    } else {
+      State starts[2];
+      generate_from(starts, pos, d1, d2, out);
+    }
+  }
+
+  // Dice the last generate() could play (0 when the turn passes).
+  [[nodiscard]] int dice_played() const noexcept { return best_score_ >> kPipBits; }
+
+ private:
+  NARDY_HOT void generate_from(State* starts, const Position& pos, int d1, int d2, MoveList& out) {
     const int n_starts = policy_.begin_turn(pos, d1, d2, starts);
     run(starts[0], d1, d2, out);
     for (int k = 1; k < n_starts; ++k) {
@@ -97,9 +111,7 @@ class Enumerator {
     }
   }
 
-  // Dice the last generate() could play (0 when the turn passes).
-  [[nodiscard]] int dice_played() const noexcept { return best_score_ >> kPipBits; }
-
+ public:
   // The number of moves generate() would list (0: the turn passes). With kExactLastSources
   // they are counted, not made: a search node records the last steps it would make as one
   // segment (a bit each, in list order), plain turns are counted from masks; see pick().
@@ -148,6 +160,10 @@ class Enumerator {
     out.clear();
     best_score_ = 0;
     policy_.reset_order_flag();
+    // No source for either die: the turn passes (sources() is a superset of the steps).
+    const uint32_t src1 = policy_.sources(start, d1);
+    const uint32_t src2 = d1 == d2 ? src1 : policy_.sources(start, d2);
+    if ((src1 | src2) == 0) return;
     if (d1 == d2) {
       die_ = d1;
       first_die_ = d1;
@@ -167,13 +183,14 @@ class Enumerator {
         count_non_double(start);
         return;
       }
-      non_double(start);
+      const uint32_t src_hi = d1 > d2 ? src1 : src2, src_lo = d1 > d2 ? src2 : src1;
+      non_double(start, src_hi, src_lo);
       if (policy_.order_mattered()) {
         out.clear();
         best_score_ = 0;
         larger_first_sources_ = 0;
         skip_commuting_ = false;
-        non_double(start);
+        non_double(start, src_hi, src_lo);
         skip_commuting_ = true;
       }
     }
@@ -528,9 +545,10 @@ class Enumerator {
   // checker other than the one just moved is skipped when that step was already legal at the
   // start: then (larger, smaller) was explored in the first order and leads to the same place.
   // (Sound while no order-dependent rejection happened; see order_mattered().)
-  void non_double(const State& s) {
+  // (src_hi, src_lo: sources(s, hi) and sources(s, lo), which run() has already.)
+  void non_double(const State& s, uint32_t src_hi, uint32_t src_lo) {
     const int hi = dice_[0], lo = dice_[1];
-    for (uint32_t src = policy_.sources(s, hi); src;) {
+    for (uint32_t src = src_hi; src;) {
       const int from = highest_bit(src);
       src ^= 1u << from;
       policy_.for_each_step(s, from, hi, [&](const State& next, Step st) NARDY_LAMBDA {
@@ -540,9 +558,16 @@ class Enumerator {
         record_stop(next, 1, hi, kOneStepPerSource);
       });
     }
-    for (uint32_t src = policy_.sources(s, lo); src;) {
+    for (uint32_t src = src_lo; src;) {
       const int from = highest_bit(src);
       src ^= 1u << from;
+      if (skip_commuting_) {
+        const int to = step_target(from, lo);
+        if (nothing_after(s, from, lo, hi, larger_first_sources_ & ~(to >= 0 ? 1u << to : 0u)))
+          continue;
+      } else if (nothing_after(s, from, lo, hi, 0)) {
+        continue;
+      }
       policy_.for_each_step(s, from, lo, [&](const State& next, Step st) NARDY_LAMBDA {
         path_[0] = st;
         uint32_t skip = 0;
@@ -553,6 +578,19 @@ class Enumerator {
         last_step(next, hi, hi + lo, skip);
         record_stop(next, 1, lo, kOneStepPerSource);
       });
+    }
+  }
+
+  // True when the step from `from` with `die` can add no move (a policy that counts only):
+  // no second step outside `skip` follows it, and a play of this one die is beaten already.
+  // It is then not made at all, which is most of what a forced move costs.
+  NARDY_HOT bool nothing_after(const State& s, int from, int die, int next_die,
+                               uint32_t skip) const {
+    if constexpr (counts_last_steps()) {
+      return play_score(1, die) < best_score_ &&
+             (next_sources(s, from, die, next_die) & ~skip) == 0;
+    } else {
+      return false;
     }
   }
 
@@ -672,6 +710,7 @@ class Enumerator {
   bool counted_ = false;  // the last count() counted segments (else it listed into picked_)
   MoveList picked_;
   State starts_[2]{};  // count()'s start (the first)
+  State list_starts_[2]{};  // generate()'s, for policies that count
   std::vector<uint64_t> segments_;  // see segment_count()
   size_t n_segments_ = 0;
   size_t segments_capacity_ = 0;  // segments_.size(), which would cost a division a call

@@ -38,11 +38,12 @@ struct BasicBackgammonPolicy {
   explicit BasicBackgammonPolicy(const Rules& = {}) {}
 
   int begin_turn(const Position& pos, int, int, State out[2]) const noexcept {
-    const uint32_t them1 = pos.them.occ1(), them2 = pos.them.occ2();
+    uint32_t them1, them2;  // in the mover's coordinates
+    pos.them.reversed_points(them1, them2);
     out[0].pos = pos;
     out[0].ours = pos.us.occ1();
-    out[0].their_closed = reverse24(them2);
-    out[0].their_blots = reverse24(them1 & ~them2);
+    out[0].their_closed = them2;
+    out[0].their_blots = them1 & ~them2;
     return 1;
   }
 

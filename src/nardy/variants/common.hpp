@@ -20,15 +20,10 @@ NARDY_HOT bool may_bear_off(const Side& us, uint32_t ours, int from, int to) noe
 // highest point when nothing stands at or above the die. The rules that depend on the target
 // point are the caller's.
 NARDY_HOT uint32_t race_sources(uint32_t ours, int die) noexcept {
-  const uint32_t below_die = (1u << die) - 1;
-  uint32_t src = ours & ~below_die;
-  if (!(ours & ~kHomeMask)) {
-    const uint32_t low = ours & below_die;
-    const uint32_t exact = low & (1u << (die - 1));
-    const uint32_t highest = src ? 0 : low ? 1u << (31 - std::countl_zero(low)) : 0;
-    src |= exact | highest;
-  }
-  return src;
+  if (ours & ~kHomeMask) return ours & ~((1u << die) - 1);
+  // All home: the points at or above the exact one (index die - 1), or else the highest.
+  const uint32_t src = ours & (~0u << (die - 1));
+  return src ? src : (0x80000000u >> std::countl_zero(ours | 1u)) & ours;
 }
 
 // The board bit of `from` when a checker has just left it and none is left there, else 0
