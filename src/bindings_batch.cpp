@@ -405,8 +405,13 @@ py::tuple afterstates_impl(const Engine& engine, const py::array& boards, const 
         };
         const size_t chunk = std::clamp<size_t>(n / (static_cast<size_t>(t) * 32), 16, 1024);
         std::atomic<size_t> next_chunk{0};
-        std::vector<std::vector<Move>> moves(t);
-        std::vector<std::vector<Chunk>> chunks(t);
+        // One cache line or more per thread: the vectors' end pointers move on every row, and
+        // two threads' headers side by side in one line made every row a cache-line transfer.
+        struct alignas(64) Collected {
+          std::vector<Move> moves;
+          std::vector<Chunk> chunks;
+        };
+        std::vector<Collected> collected(t);
         std::atomic<bool> failed{false}, cancelled{false};
         auto place = [&]() noexcept {
           // a stopped run left rows uncounted (their offsets unwritten): nothing to place
@@ -424,9 +429,10 @@ py::tuple afterstates_impl(const Engine& engine, const py::array& boards, const 
         };
         std::barrier sync(t, place);
         auto work = [&](int k, Engine& e) {
+          Collected& mine = collected[k];
           try {
-            moves[k] = move_buffers().take();
-            moves[k].reserve(n / static_cast<size_t>(t) * 24);
+            mine.moves = move_buffers().take();
+            mine.moves.reserve(n / static_cast<size_t>(t) * 24);
             MoveList list;
             CancelPoll poll(cancel, k == 0, 1);
             for (;;) {
@@ -437,24 +443,24 @@ py::tuple afterstates_impl(const Engine& engine, const py::array& boards, const 
               const size_t begin = next_chunk.fetch_add(1) * chunk;
               if (begin >= n) break;
               const size_t end = std::min(n, begin + chunk);
-              chunks[k].push_back(Chunk{begin, end, moves[k].size()});
-              collect_range(e, positions, d, begin, end, list, moves[k], counts);
+              mine.chunks.push_back(Chunk{begin, end, mine.moves.size()});
+              collect_range(e, positions, d, begin, end, list, mine.moves, counts);
             }
           } catch (...) {  // (bad_alloc) every thread must still reach the barrier
             failed = true;
           }
           sync.arrive_and_wait();
           if (!failed && !cancelled) {
-            for (const Chunk& c : chunks[k]) {
+            for (const Chunk& c : mine.chunks) {
               const size_t at = static_cast<size_t>(offsets.data[c.begin]);
               const size_t count = static_cast<size_t>(offsets.data[c.end]) - at;
-              write_moves(moves[k].data() + c.first_move, count,
+              write_moves(mine.moves.data() + c.first_move, count,
                           with_rows ? out.rows.data + at * kRowBytes : nullptr,
                           with_steps ? out.steps.data + at * kMaxSteps * 3 : nullptr, encoding,
                           encoding ? out.feats.data + at * encoding_width(enc) : nullptr);
             }
           }
-          move_buffers().give(std::move(moves[k]));
+          move_buffers().give(std::move(mine.moves));
         };
         std::vector<std::thread> pool;
         for (int k = 1; k < t; ++k)
