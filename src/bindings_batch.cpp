@@ -25,6 +25,7 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -738,18 +739,19 @@ of its first count.)doc")
   py::class_<PyLockstep>(m, "LockstepRollout")
       .def(py::init([](const Engine& engine, py::bytes key, uint64_t games, uint64_t seed,
                        uint64_t first_trial, uint32_t max_plies, size_t width,
-                       uint32_t quasi) {
+                       uint32_t quasi, bool every_ply) {
              if (quasi > kMaxQuasiPlies) raise_error("Error", "quasi_random must be 0..8");
              auto p = std::make_unique<PyLockstep>();
              p->variant = engine.variant();
              p->impl = std::make_unique<LockstepRollout>(engine.variant(), engine.rules(),
                                                          key_position(key), seed, first_trial,
-                                                         games, max_plies, width, quasi);
+                                                         games, max_plies, width, quasi,
+                                                         every_ply);
              return p;
            }),
            py::arg("engine"), py::arg("key"), py::arg("games"), py::arg("seed") = 0,
            py::arg("first_trial") = 0, py::arg("max_plies") = 10000, py::arg("width") = 256,
-           py::arg("quasi_random") = 0)
+           py::arg("quasi_random") = 0, py::arg("every_ply") = false)
       .def("advance", [](PyLockstep& s, const nardy_py::CancelToken* token) {
         PyLockstep::Guard g(s.busy);
         const auto cancel = nardy_py::cancel_for(token);
@@ -798,12 +800,47 @@ of its first count.)doc")
         return a;
       }, "Who moves in every waiting game (0: the player on roll at the start, 1: the "
          "opponent).")
-      .def("choose", [](PyLockstep& s, py::array_t<int64_t, py::array::c_style | py::array::forcecast> choices) {
+      .def("positions", [](PyLockstep& s) {
         PyLockstep::Guard g(s.busy);
-        if (choices.ndim() != 1 || !s.impl->choose(choices.data(), static_cast<size_t>(choices.shape(0))))
+        const auto c = s.impl->waiting_positions();
+        Buffer<int8_t> buf;
+        int8_t* dst = buf.grow(c.size() * kRowBytes);
+        for (size_t i = 0; i < c.size(); ++i) unpack_row(c[i], dst + i * kRowBytes);
+        return buf.to_numpy({static_cast<py::ssize_t>(c.size()), 2, kSlots});
+      }, "(K,2,26) int8 positions of the waiting games before their roll (side 0 on roll).")
+      .def("dice", [](PyLockstep& s) {
+        const auto d = s.impl->waiting_dice();
+        py::array_t<int8_t> a({static_cast<py::ssize_t>(d.size() / 2), py::ssize_t{2}});
+        if (!d.empty()) std::memcpy(a.mutable_data(), d.data(), d.size());
+        return a;
+      }, "(K,2) int8 dice of the waiting games' roll.")
+      .def("choose", [](PyLockstep& s, py::array_t<int64_t, py::array::c_style | py::array::forcecast> choices,
+                        std::optional<py::array_t<double, py::array::c_style | py::array::forcecast>> luck) {
+        PyLockstep::Guard g(s.busy);
+        const double* l = nullptr;
+        if (luck) {
+          if (luck->ndim() != 1 || luck->shape(0) != choices.shape(0))
+            raise_error("Error", "choose(): luck needs one value per waiting game");
+          l = luck->data();
+        }
+        if (choices.ndim() != 1 || !s.impl->choose(choices.data(), static_cast<size_t>(choices.shape(0)), l))
           raise_error("Error", "choose() needs one index per waiting game, each within its "
                                "game's candidates");
-      })
+      }, py::arg("choices"), py::arg("luck") = py::none())
+      .def("take_finished", [](PyLockstep& s) {
+        PyLockstep::Guard g(s.busy);
+        const auto f = s.impl->take_finished();
+        const auto n = static_cast<py::ssize_t>(f.size());
+        py::array_t<uint64_t> trials(n);
+        py::array_t<int64_t> points(n);
+        py::array_t<double> luck(n);
+        for (py::ssize_t i = 0; i < n; ++i) {
+          trials.mutable_data()[i] = f[static_cast<size_t>(i)].trial;
+          points.mutable_data()[i] = f[static_cast<size_t>(i)].points;
+          luck.mutable_data()[i] = f[static_cast<size_t>(i)].luck;
+        }
+        return py::make_tuple(trials, points, luck);
+      }, "Every-ply mode: (trials, points, luck) of the trials finished since the last call.")
       .def("counts", [](PyLockstep& s) { return counts_dict(s.variant, s.impl->counts()); })
       .def_property_readonly("done", [](PyLockstep& s) { return s.impl->done(); });
 

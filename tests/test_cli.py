@@ -152,6 +152,7 @@ def test_png_without_cairosvg_is_a_clear_error(capsys, monkeypatch, tmp_path: Pa
     (["convert", "backgammon", "--to", "sgf"], "match record"),
     (["perft", "backgammon", "2", "--threads", "-1"], "threads"),
     (["rollout", "backgammon", "0"], "games"),
+    (["rollout", "backgammon", "5", "--variance-reduction"], "evaluator policy"),
 ])
 def test_errors_exit_2_with_a_message(capsys, argv: list[str], message: str) -> None:
     rc, _, err = run(capsys, *argv)
@@ -253,6 +254,21 @@ def test_rollout_progress_bar(capsys) -> None:
                       "--no-progress")
     plain = nardy.rollout(Position("backgammon"), 4000, seed=1, threads=1)
     assert json.loads(out2)["wins"] == [list(w) for w in plain.wins]
+
+
+def test_rollout_with_an_evaluator_and_variance_reduction(capsys) -> None:
+    pid = "kgAAkAQAAAAAAA"  # a race of three checkers a side
+    rc, out, _ = run(capsys, "rollout", "backgammon", "60", "--position", pid, "--policy",
+                     "race", "--variance-reduction", "--seed", "2", "--json")
+    assert rc == 0
+    doc = json.loads(out)
+    api = nardy.rollout(Position.from_position_id(pid), 60, "race", seed=2,
+                        variance_reduction=True)
+    assert doc["variance_reduction"] is True and doc["policy"] == "race@0"
+    assert doc["mean"] == api.mean and doc["raw_mean"] == api.raw_mean != api.mean
+    rc, out, _ = run(capsys, "rollout", "backgammon", "60", "--position", pid, "--policy",
+                     "race", "--plies", "1", "--variance-reduction", "--seed", "2")
+    assert rc == 0 and "luck-adjusted mean" in out and "race@1" in out
 
 
 def _long_nardy_game() -> nardy.Game:

@@ -462,7 +462,7 @@ class PerftTable:
     def entries(self) -> int:
         ...
 class LockstepRollout:
-    def __init__(self, engine: Engine, key: bytes, games: typing.SupportsInt | typing.SupportsIndex, seed: typing.SupportsInt | typing.SupportsIndex = 0, first_trial: typing.SupportsInt | typing.SupportsIndex = 0, max_plies: typing.SupportsInt | typing.SupportsIndex = 10000, width: typing.SupportsInt | typing.SupportsIndex = 256, quasi_random: typing.SupportsInt | typing.SupportsIndex = 0) -> None:
+    def __init__(self, engine: Engine, key: bytes, games: typing.SupportsInt | typing.SupportsIndex, seed: typing.SupportsInt | typing.SupportsIndex = 0, first_trial: typing.SupportsInt | typing.SupportsIndex = 0, max_plies: typing.SupportsInt | typing.SupportsIndex = 10000, width: typing.SupportsInt | typing.SupportsIndex = 256, quasi_random: typing.SupportsInt | typing.SupportsIndex = 0, every_ply: bool = False) -> None:
         ...
     def advance(self, cancel: CancelToken | None = None) -> int:
         """
@@ -472,8 +472,20 @@ class LockstepRollout:
         """
         (M,2,26) int8 candidates of the waiting games (unswapped afterstates).
         """
-    def choose(self, arg0: typing.Annotated[numpy.typing.ArrayLike, numpy.int64]) -> None:
+    def choose(self, choices: typing.Annotated[numpy.typing.ArrayLike, numpy.int64], luck: typing.Annotated[numpy.typing.ArrayLike, numpy.float64] | None = None) -> None:
         ...
+    def positions(self) -> numpy.ndarray:
+        """
+        (K,2,26) int8 positions of the waiting games before their roll (side 0 on roll).
+        """
+    def dice(self) -> numpy.typing.NDArray[numpy.int8]:
+        """
+        (K,2) int8 dice of the waiting games' roll.
+        """
+    def take_finished(self) -> tuple:
+        """
+        Every-ply mode: (trials, points, luck) of the trials finished since the last call.
+        """
     def counts(self) -> dict:
         ...
     def features(self, arg0: str) -> numpy.ndarray:

@@ -502,11 +502,17 @@ def _cmd_rollout(args: argparse.Namespace) -> int:
         raise CliError(f"games must be >= 1, got {args.games}")
     if args.threads < 0:
         raise CliError(f"threads must be >= 0 (0: all cores), got {args.threads}")
+    builtin = args.policy in ("random", "greedy")
+    if builtin and (args.variance_reduction or args.plies):
+        raise CliError("--variance-reduction and --plies need an evaluator policy "
+                       "(race, pubeval, long_nardy, gnubg)")
+    extra = {} if builtin else {"plies": args.plies,
+                                "variance_reduction": args.variance_reduction}
     bar = _progress("rollout", args.progress, "games")
     if bar:
         bar(0, args.games)
     # Chunks of trials, merged exactly: the same counts as one call, with a progress bar.
-    chunk = max(1000, args.games // 50) if bar else args.games
+    chunk = (max(1000, args.games // 50) if builtin else 512) if bar else args.games
     if bar and 0 < args.quasi_random <= 3:  # whole blocks of the quasi-random design
         chunk = -(-chunk // 36**args.quasi_random) * 36**args.quasi_random
     result = None
@@ -514,7 +520,7 @@ def _cmd_rollout(args: argparse.Namespace) -> int:
     for first in range(0, args.games, chunk):
         n = min(chunk, args.games - first)
         part = rollout(pos, n, args.policy, seed=args.seed, threads=args.threads,
-                       first_trial=first, quasi_random=args.quasi_random)
+                       first_trial=first, quasi_random=args.quasi_random, **extra)
         result = part if result is None else result.merge(part)
         if bar:
             bar(first + n, args.games)
@@ -527,7 +533,11 @@ def _cmd_rollout(args: argparse.Namespace) -> int:
                      "unfinished": result.unfinished, "mean": result.mean,
                      "stderr": None if math.isnan(result.stderr) else result.stderr,
                      "plies": result.plies, "seconds": result.seconds,
-                     "threads": args.threads, "quasi_random": result.quasi_random})
+                     "threads": args.threads, "quasi_random": result.quasi_random,
+                     "variance_reduction": result.variance_reduction,
+                     "raw_mean": result.raw_mean,
+                     "raw_stderr": None if math.isnan(result.raw_stderr)
+                     else result.raw_stderr})
         return 0
     print(result.summary())
     return 0
@@ -627,8 +637,15 @@ def _add_rollout(sub: Any) -> None:
     p = sub.add_parser("rollout", help="play games to the end from a position (C++ rollouts)")
     _variant_arg(p)
     p.add_argument("games", type=int, help="number of games to play")
-    p.add_argument("--policy", choices=("random", "greedy"), default="random",
-                   help="how both sides choose their moves (random)")
+    p.add_argument("--policy", choices=("random", "greedy", "race", "pubeval", "long_nardy",
+                                        "gnubg"), default="random",
+                   help="how both sides choose their moves: a built-in policy, or an "
+                        "evaluator's best move (random)")
+    p.add_argument("--plies", type=int, default=0, choices=(0, 1),
+                   help="search depth of an evaluator policy (0)")
+    p.add_argument("--variance-reduction", action="store_true",
+                   help="subtract each roll's luck, measured with the evaluator policy "
+                        "(unbiased, less noisy)")
     p.add_argument("--seed", type=int, default=0, help="seed of the dice and the policy (0)")
     p.add_argument("--quasi-random", type=int, default=0, metavar="PLIES",
                    help="quasi-random (stratified) dice for the first PLIES plies, a variance "

@@ -109,10 +109,10 @@ def split_trials(first_trial: int, games: int, shards: int) -> list[tuple[int, i
 def _rollout_shard(position: Position, first_trial: int, games: int, policy: PolicyLike,
                    seed: int, threads: int, max_plies: int,
                    features: str | None, cancel: Any = None, plies: Any = 0,
-                   quasi_random: int = 0) -> RolloutResult:
+                   quasi_random: int = 0, variance_reduction: bool = False) -> RolloutResult:
     return _rollout(position, games, policy, seed=seed, threads=threads, first_trial=first_trial,
                     max_plies=max_plies, features=features, cancel=cancel, plies=plies,
-                    quasi_random=quasi_random)
+                    quasi_random=quasi_random, variance_reduction=variance_reduction)
 
 
 def _token(executor: Executor) -> Any:
@@ -145,11 +145,13 @@ def rollout(position: Position | Any, games: int, policy: PolicyLike = "random",
             seed: int = 0, executor: ExecutorLike = None, shards: int | None = None,
             threads: int = 1, first_trial: int = 0, max_plies: int = 10000,
             features: str | None = None, progress: Progress | None = None,
-            plies: Any = 0, quasi_random: int = 0) -> RolloutResult:
+            plies: Any = 0, quasi_random: int = 0,
+            variance_reduction: bool = False) -> RolloutResult:
     """:func:`nardy.rollout` split into ``shards`` contiguous trial ranges run on ``executor``
     (default ``None`` = ``"threads"``: a local thread pool, one worker per core, created and
     shut down here; ``"processes"``: a local process pool; or any Executor). ``threads``: C++
-    threads per shard; ``plies`` for evaluator policies; ``quasi_random`` as there. ``progress(done_shards,
+    threads per shard; ``plies`` for evaluator policies; ``quasi_random`` and
+    ``variance_reduction`` as there. ``progress(done_shards,
     total_shards)`` is called as shards finish. The result equals the serial run's counts
     exactly; its ``seconds`` is the wall time of the whole run.
     """
@@ -161,12 +163,14 @@ def rollout(position: Position | Any, games: int, policy: PolicyLike = "random",
     t0 = time.perf_counter()
     if games == 0:
         return _rollout(pos, 0, policy, seed=seed, first_trial=first_trial, max_plies=max_plies,
-                        features=features, plies=plies, quasi_random=quasi_random)
+                        features=features, plies=plies, quasi_random=quasi_random,
+                        variance_reduction=variance_reduction)
     with _executor(executor) as ex:
         ranges = split_trials(first_trial, games, shards or 4 * _workers(ex))
         token = _token(ex)
         futures = [ex.submit(_rollout_shard, pos, lo, n, policy, seed, threads, max_plies,
-                             features, token, plies, quasi_random) for lo, n in ranges]
+                             features, token, plies, quasi_random, variance_reduction)
+                   for lo, n in ranges]
         parts = _gather(futures, progress, token)
     total = parts[0]
     for part in parts[1:]:

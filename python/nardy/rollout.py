@@ -56,6 +56,21 @@ their luck from the estimate's noise. Each trial's rolls stay uniform over seeds
 and a result still depends only on (position, rules, policy, seed, trial range). The
 ``stderr`` shown is the plain-dice formula, an overestimate for such runs.
 
+Variance reduction (luck adjustment, as gnubg does it): with ``variance_reduction=True`` and
+an evaluator policy, every ply of every game (forced moves and passes too) also scores all 21
+rolls of the position: the luck of the roll thrown is the evaluator's 0-ply equity after the
+best move for that roll minus the mean of that over the 21 rolls (a double weighing 1/36, any
+other roll 2/36). A trial's estimate is its points minus the luck of its plies (from the view
+of the player on roll at the start). Given the position, the luck of a roll has mean exactly
+zero, so the adjusted mean stays unbiased whatever the evaluator's errors; a good evaluator
+makes it far less noisy. The luck is taken with the evaluator of the player on roll at the
+start (or, if that side plays a callable, the opponent's), at 0 plies whatever ``plies`` the
+policies search. The games played are the same as without the option; ``mean`` and
+``stderr`` are then the adjusted figures (``raw_mean`` and ``raw_stderr`` the plain ones).
+Luck is summed in fixed point (units of 2**-32 points per trial, integer sums), so a reduced
+run still merges bit for bit and does not depend on ``width`` or sharding, for an evaluator
+that scores each position independently of the rest of its batch.
+
 Outcome kinds: backgammon ``single`` / ``gammon`` / ``backgammon`` (1 / 2 / 3 points), long
 nardy ``oin`` / ``mars`` (1 / 2), Shlem ``blockade`` (the blockade length squared) /
 ``closed_points`` (1) and draws (0). ``wins[0]`` counts the wins of the player on roll in the
@@ -112,18 +127,44 @@ class RolloutResult:
     shards: int = field(default=1, compare=False)
     #: leading plies played with quasi-random dice (0: none)
     quasi_random: int = 0
+    #: luck adjustment on (see "Variance reduction"): ``luck`` sums the trials' luck and
+    #: ``adjusted_sq`` the squares of their adjusted points, in units of 2**-32 and 2**-64
+    variance_reduction: bool = False
+    luck: int = 0
+    adjusted_sq: int = 0
 
     # -- derived figures ---------------------------------------------------------------
     @property
     def mean(self) -> float:
-        """Mean points per game for the player on roll (unfinished games count 0)."""
-        return self.points / self.games if self.games else math.nan
+        """Mean points per game for the player on roll (unfinished games count 0); with
+        variance reduction the luck-adjusted mean."""
+        if not self.variance_reduction:
+            return self.raw_mean
+        return (self.points * LUCK_UNIT - self.luck) / (LUCK_UNIT * self.games) \
+            if self.games else math.nan
 
     @property
     def stderr(self) -> float:
         """Standard error of :attr:`mean` (sample standard deviation / sqrt(games)). With
         quasi-random dice this is the plain-dice formula, an overestimate: the true error is
         smaller (see "Quasi-random dice")."""
+        if not self.variance_reduction:
+            return self.raw_stderr
+        n = self.games
+        if n < 2:
+            return math.nan
+        total = self.points * LUCK_UNIT - self.luck
+        var = (self.adjusted_sq * n - total * total) / (LUCK_UNIT * LUCK_UNIT * n * (n - 1))
+        return math.sqrt(max(var, 0.0) / n)
+
+    @property
+    def raw_mean(self) -> float:
+        """Mean points per game without the luck adjustment."""
+        return self.points / self.games if self.games else math.nan
+
+    @property
+    def raw_stderr(self) -> float:
+        """Standard error of :attr:`raw_mean`."""
         n = self.games
         if n < 2:
             return math.nan
@@ -156,16 +197,19 @@ class RolloutResult:
     def counts(self) -> tuple[Any, ...]:
         """Every exact field, for bit-for-bit comparisons."""
         return (self.variant, self.policy, self.seed, self.first_trial, self.games, self.kinds,
-                self.wins, self.draws, self.unfinished, self.points, self.points_sq, self.plies)
+                self.wins, self.draws, self.unfinished, self.points, self.points_sq, self.plies,
+                self.luck, self.adjusted_sq)
 
     # -- merging -----------------------------------------------------------------------
     def merge(self, other: RolloutResult) -> RolloutResult:
         """The result of both trial sets (they should not overlap): counts summed,
         ``first_trial`` the smaller one, ``seconds`` the larger (shards run side by side)."""
-        if (self.variant, self.policy, self.seed, self.kinds, self.quasi_random) != \
-                (other.variant, other.policy, other.seed, other.kinds, other.quasi_random):
-            raise Error("cannot merge rollouts of different variants, policies, seeds or "
-                        "quasi_random settings")
+        if (self.variant, self.policy, self.seed, self.kinds, self.quasi_random,
+                self.variance_reduction) != \
+                (other.variant, other.policy, other.seed, other.kinds, other.quasi_random,
+                 other.variance_reduction):
+            raise Error("cannot merge rollouts of different variants, policies, seeds, "
+                        "quasi_random or variance_reduction settings")
         if self.games == 0:
             return replace(other, shards=self.shards + other.shards)
         if other.games == 0:
@@ -177,7 +221,9 @@ class RolloutResult:
             self.draws + other.draws, self.unfinished + other.unfinished,
             self.points + other.points, self.points_sq + other.points_sq,
             self.plies + other.plies, max(self.seconds, other.seconds),
-            max(self.threads, other.threads), self.shards + other.shards, self.quasi_random)
+            max(self.threads, other.threads), self.shards + other.shards, self.quasi_random,
+            self.variance_reduction, self.luck + other.luck,
+            self.adjusted_sq + other.adjusted_sq)
 
     __add__ = merge
 
@@ -193,8 +239,13 @@ class RolloutResult:
             lines.append(f"  draws: {self.draws:,}")
         if self.unfinished:
             lines.append(f"  unfinished (max plies reached): {self.unfinished:,}")
-        lines.append(f"  mean points for the player on roll: {self.mean:+.4f} "
-                     f"+- {self.stderr:.4f} (standard error)")
+        if self.variance_reduction:
+            lines.append(f"  luck-adjusted mean points for the player on roll: "
+                         f"{self.mean:+.4f} +- {self.stderr:.4f} (standard error); without "
+                         f"the adjustment {self.raw_mean:+.4f} +- {self.raw_stderr:.4f}")
+        else:
+            lines.append(f"  mean points for the player on roll: {self.mean:+.4f} "
+                         f"+- {self.stderr:.4f} (standard error)")
         lines.append(f"  {self.mean_plies:.1f} plies a game; {self.seconds:.3f} s, "
                      f"{self.games_per_second:,.0f} games/s")
         return "\n".join(lines)
@@ -215,6 +266,8 @@ MAX_THREADS = _validate.MAX_THREADS
 MAX_WIDTH = 1 << 20
 #: The most leading plies with quasi-random dice (36**8 trials make one full block).
 MAX_QUASI_PLIES = 8
+#: Luck is summed in units of 1 / LUCK_UNIT points per trial (exact integer sums).
+LUCK_UNIT = 1 << 32
 
 
 def _check_int(name: str, value: Any, low: int = 0, high: int | None = None) -> int:
@@ -235,7 +288,8 @@ def rollout(position: Position | Any, games: int, policy: PolicyLike = "random",
             features: str | None = None, width: int = 512,
             cancel: _core.CancelToken | None = None, plies: int | tuple[int, int] = 0,
             progress: Callable[[int, int], None] | None = None,
-            max_seconds: float | None = None, quasi_random: int = 0) -> RolloutResult:
+            max_seconds: float | None = None, quasi_random: int = 0,
+            variance_reduction: bool = False) -> RolloutResult:
     """Plays trials ``[first_trial, first_trial + games)`` from ``position`` (a Position, or a
     variant / name for its starting position) to the end and returns the counts.
 
@@ -247,7 +301,8 @@ def rollout(position: Position | Any, games: int, policy: PolicyLike = "random",
     policies: see the module docstring, with ``plies`` (0 or 1, or one per side) for the
     search depth. ``progress(done, total)`` and ``max_seconds``: see "Budgets".
     ``quasi_random``: how many leading plies (0..8) roll quasi-random dice, a variance
-    reduction (see "Quasi-random dice").
+    reduction (see "Quasi-random dice"). ``variance_reduction``: subtract each roll's luck
+    (evaluator policies; see "Variance reduction").
 
     ``games`` is at most :data:`MAX_GAMES`. Ctrl-C stops a run within milliseconds
     (KeyboardInterrupt, no partial result); so does ``cancel.cancel()`` from another thread
@@ -258,7 +313,7 @@ def rollout(position: Position | Any, games: int, policy: PolicyLike = "random",
         return _budgeted(position, games, policy, progress, max_seconds, seed=seed,
                          threads=threads, first_trial=first_trial, max_plies=max_plies,
                          features=features, width=width, plies=plies, cancel=cancel,
-                         quasi_random=quasi_random)
+                         quasi_random=quasi_random, variance_reduction=variance_reduction)
     if cancel is not None and not isinstance(cancel, _core.CancelToken):
         raise InvalidArgumentError(f"cancel must be a nardy._core.CancelToken or None, not "
                                    f"{type(cancel).__name__}")
@@ -269,6 +324,9 @@ def rollout(position: Position | Any, games: int, policy: PolicyLike = "random",
     threads = _check_int("threads", threads, 0, MAX_THREADS)
     max_plies = _check_int("max_plies", max_plies, 1, _validate.C_INT_MAX)
     quasi_random = _check_int("quasi_random", quasi_random, 0, MAX_QUASI_PLIES)
+    if not isinstance(variance_reduction, (bool, np.bool_)):
+        raise Error(f"variance_reduction must be True or False, not {variance_reduction!r}")
+    reduce = bool(variance_reduction)
     engine = pos.variant.engine
     name = pos.variant.name
     label = None
@@ -282,6 +340,9 @@ def rollout(position: Position | Any, games: int, policy: PolicyLike = "random",
         if plies != 0:
             raise Error("plies= applies to evaluator policies (an evaluator, its name, or a "
                         "pair)")
+    if reduce and (sided is None or sided.luck is None):
+        raise Error("variance_reduction needs an evaluator policy (an evaluator, its name, or "
+                    "a pair with at least one evaluator)")
     if isinstance(policy, str) and sided is None:
         p = policy.strip().lower()
         if p not in BUILTIN_POLICIES:
@@ -304,9 +365,16 @@ def rollout(position: Position | Any, games: int, policy: PolicyLike = "random",
     width = _check_int("width", width, 1, MAX_WIDTH)
     t0 = time.perf_counter()
     lock = _core.LockstepRollout(engine, pos.key, games, seed, first_trial, max_plies, width,
-                                 quasi_random)
+                                 quasi_random, reduce)
+    luck = _LuckSums()
     while lock.advance(cancel):
         offsets = lock.offsets()
+        if reduce:
+            assert sided is not None
+            choices, lucks = sided.choose_with_luck(lock, offsets)
+            lock.choose(choices, lucks)
+            luck.add(lock.take_finished())
+            continue
         if sided is not None:
             lock.choose(sided.choose(lock.candidates(), offsets, lock.movers()))
             continue
@@ -316,7 +384,33 @@ def rollout(position: Position | Any, games: int, policy: PolicyLike = "random",
     secs = time.perf_counter() - t0
     if label is None:
         label = "callable:" + getattr(policy, "__name__", type(policy).__name__)
-    return _from_core(name, label, seed, first_trial, lock.counts(), secs, 1, quasi_random)
+    result = _from_core(name, label, seed, first_trial, lock.counts(), secs, 1, quasi_random)
+    if not reduce:
+        return result
+    luck.add(lock.take_finished())
+    if luck.games != result.games:
+        raise Error("internal: luck recorded for a different number of trials")
+    return replace(result, variance_reduction=True, luck=luck.luck, adjusted_sq=luck.sq)
+
+
+class _LuckSums:
+    """Exact sums over finished trials of the luck and of the squared adjusted points, in
+    fixed point, so that any split of a run adds up to the same integers."""
+
+    def __init__(self) -> None:
+        self.games = 0
+        self.luck = 0
+        self.sq = 0
+
+    def add(self, finished: tuple[np.ndarray, np.ndarray, np.ndarray]) -> None:
+        _, points, luck = finished
+        if not len(points):
+            return
+        q = np.rint(luck * LUCK_UNIT).astype(np.int64)
+        adjusted = points.astype(np.int64) * LUCK_UNIT - q
+        self.games += len(points)
+        self.luck += int(q.sum())
+        self.sq += sum(a * a for a in adjusted.tolist())
 
 
 # -- evaluator policies ----------------------------------------------------------------------
@@ -358,11 +452,15 @@ class _SearchPolicy:
         if len(ks) != 2:
             raise Error(f"plies must be 0, 1 or one per side, got {plies!r}")
         self.sides: list[tuple[Any, int]] = []
+        #: the search whose 0-ply values measure the luck of the rolls
+        self.luck: Any = None
         for p, k in zip(pair, ks):
             if not isinstance(k, (int, np.integer)) or isinstance(k, bool) or k not in (0, 1):
                 raise Error(f"rollout plies must be 0 or 1, got {k!r}")
             if _is_evaluator(p):
                 self.sides.append((_Search(pos.variant, p, None, 1 << 16, 1), int(k)))
+                if self.luck is None:
+                    self.luck = self.sides[-1][0]
             elif callable(p):
                 if k:
                     raise Error("plies= applies to evaluator policies, not to callables")
@@ -391,6 +489,42 @@ class _SearchPolicy:
             group = np.repeat(np.arange(len(games)), counts[games])
             out[games] = best_of_groups(eq, group, len(games)) - sub_off[:-1]
         return out
+
+    def choose_with_luck(self, lock: Any, offsets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Every-ply mode: the choice of each waiting game (0 for a forced move or a pass)
+        and the luck of its roll from the view of the player on roll at the start."""
+        from nardy.search import ROLL_INDEX, ROLL_WEIGHTS, ROLLS, best_of_groups
+
+        s = self.luck
+        boards = lock.positions()
+        dice = lock.dice().astype(np.int64)
+        movers = lock.movers()
+        k = len(boards)
+        nr = len(ROLLS)
+        rows = np.repeat(boards, nr, axis=0)
+        after, group, starts = s.children(rows, np.tile(np.array(ROLLS, dtype=np.int8), (k, 1)),
+                                          with_starts=True)
+        eq = s.equities(s.after_static(after))
+        chosen = best_of_groups(eq, group, k * nr)
+        per_roll = eq[chosen].reshape(k, nr)
+        thrown = np.arange(k) * nr + ROLL_INDEX[dice[:, 0], dice[:, 1]]
+        luck = per_roll[np.arange(k), ROLL_INDEX[dice[:, 0], dice[:, 1]]] - per_roll @ ROLL_WEIGHTS
+        luck = np.where(movers == 0, luck, -luck)
+        counts = np.diff(offsets)
+        out = np.zeros(k, dtype=np.int64)
+        multi = counts >= 2
+        for side, (chooser, plies) in enumerate(self.sides):
+            games = np.flatnonzero(multi & (movers == side))
+            if not len(games):
+                continue
+            if chooser is s and plies == 0:  # the luck's own search already ranked the roll
+                out[games] = chosen[thrown[games]] - starts[thrown[games]]
+                continue
+            sub_off = np.concatenate(([0], np.cumsum(counts[games])))
+            rows_c = np.concatenate([np.arange(offsets[g], offsets[g + 1]) for g in games])
+            cand = np.ascontiguousarray(lock.candidates()[rows_c])
+            out[games] = self.choose(cand, sub_off, np.full(len(games), side, dtype=np.int8))
+        return out, luck
 
 
 def _budgeted(position: Any, games: int, policy: Any, progress: Any, max_seconds: Any,

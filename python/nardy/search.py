@@ -54,6 +54,10 @@ from nardy.position import PASS, Move, Position
 ROLLS: tuple[tuple[int, int], ...] = tuple(
     (a, b) for a in range(1, 7) for b in range(1, a + 1))
 ROLL_WEIGHTS = np.array([1 / 36 if a == b else 2 / 36 for a, b in ROLLS])
+#: ROLL_INDEX[d1, d2]: the index in ROLLS of a roll, in either order of the dice
+ROLL_INDEX = np.zeros((7, 7), dtype=np.int64)
+for _i, (_a, _b) in enumerate(ROLLS):
+    ROLL_INDEX[_a, _b] = ROLL_INDEX[_b, _a] = _i
 
 #: deepest search accepted
 MAX_PLIES = 3
@@ -207,7 +211,8 @@ class _Search:
         out[live] = np.tensordot(ROLL_WEIGHTS, per_roll, axes=([0], [1]))
         return out
 
-    def children(self, rows: np.ndarray, dice: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def children(self, rows: np.ndarray, dice: np.ndarray, with_starts: bool = False
+                 ) -> Any:
         """Every afterstate of each (row, roll), the row itself for a roll with no move (the
         turn passes), and the group (row index) of each."""
         res, off = batch.afterstates(rows, dice, self.variant, threads=self.threads)[:2]
@@ -221,7 +226,7 @@ class _Search:
         after[start[src_group] + (np.arange(len(res)) - off[:-1][src_group])] = res
         passes = np.flatnonzero(counts == 0)
         after[start[passes]] = rows[passes]
-        return after, group
+        return (after, group, start) if with_starts else (after, group)
 
 
 def _order(eq: np.ndarray, group: np.ndarray) -> np.ndarray:

@@ -135,14 +135,16 @@ RolloutCounts rollout(Variant variant, const Rules& rules, const Position& start
 
 LockstepRollout::LockstepRollout(Variant variant, const Rules& rules, const Position& start,
                                  uint64_t seed, uint64_t first_trial, uint64_t trials,
-                                 uint32_t max_plies, size_t width, uint32_t quasi)
+                                 uint32_t max_plies, size_t width, uint32_t quasi,
+                                 bool every_ply)
     : engine_(variant, rules),
       start_(start),
       seed_(seed),
       next_trial_(first_trial),
       end_trial_(first_trial + trials),
       max_plies_(max_plies),
-      quasi_(quasi) {
+      quasi_(quasi),
+      every_ply_(every_ply) {
   if (width == 0) width = 1;
   games_.resize(static_cast<size_t>(std::min<uint64_t>(width, std::max<uint64_t>(trials, 1))));
   for (Game& g : games_) start_next(g);
@@ -162,7 +164,15 @@ bool LockstepRollout::start_next(Game& g) {
   g.ply = 0;
   g.on_roll = 0;
   g.passes = 0;
+  g.luck = 0.0;
   return true;
+}
+
+void LockstepRollout::tally(const Game& g, const Outcome& out) {
+  counts_.add(out);
+  if (!every_ply_) return;
+  const int64_t pts = out.winner == 0 ? out.points : out.winner == 1 ? -out.points : 0;
+  finished_.push_back(Finished{g.trial, pts, g.luck});
 }
 
 bool LockstepRollout::run_until_decision(Game& g) {
@@ -170,19 +180,21 @@ bool LockstepRollout::run_until_decision(Game& g) {
   for (;; ++g.ply) {
     if (engine_.game_end(g.pos, g.on_roll, g.passes, out)) {
       out.plies = g.ply;
-      counts_.add(out);
+      tally(g, out);
       return false;
     }
     if (g.ply == max_plies_) {
       out = Outcome{};
       out.plies = max_plies_;
-      counts_.add(out);
+      tally(g, out);
       return false;
     }
     int d1, d2;
     trial_dice(g.key, seed_, g.trial, g.ply, quasi_, d1, d2);
     engine_.generate(g.pos, d1, d2, list_);
-    if (list_.size() >= 2) return true;  // list_ holds the candidates; ply not yet played
+    g.d1 = d1;
+    g.d2 = d2;
+    if (list_.size() >= 2 || every_ply_) return true;  // list_ holds the candidates
     if (list_.empty()) {
       g.pos = g.pos.swapped();
       ++g.passes;
@@ -224,14 +236,37 @@ std::vector<int8_t> LockstepRollout::waiting_movers() const {
   return out;
 }
 
-bool LockstepRollout::choose(const int64_t* choices, size_t n) {
+std::vector<Position> LockstepRollout::waiting_positions() const {
+  std::vector<Position> out(waiting_.size());
+  for (size_t k = 0; k < waiting_.size(); ++k) out[k] = games_[waiting_[k]].pos;
+  return out;
+}
+
+std::vector<int8_t> LockstepRollout::waiting_dice() const {
+  std::vector<int8_t> out(2 * waiting_.size());
+  for (size_t k = 0; k < waiting_.size(); ++k) {
+    out[2 * k] = static_cast<int8_t>(games_[waiting_[k]].d1);
+    out[2 * k + 1] = static_cast<int8_t>(games_[waiting_[k]].d2);
+  }
+  return out;
+}
+
+bool LockstepRollout::choose(const int64_t* choices, size_t n, const double* luck) {
   if (n != waiting_.size()) return false;
   for (size_t k = 0; k < n; ++k) {
-    const int64_t count = offsets_[k + 1] - offsets_[k];
+    const int64_t count = std::max<int64_t>(offsets_[k + 1] - offsets_[k], 1);
     if (choices[k] < 0 || choices[k] >= count) return false;
   }
   for (size_t k = 0; k < n; ++k) {
     Game& g = games_[waiting_[k]];
+    if (luck) g.luck += luck[k];
+    if (offsets_[k + 1] == offsets_[k]) {  // every-ply mode: the roll has no move
+      g.pos = g.pos.swapped();
+      ++g.passes;
+      g.on_roll ^= 1;
+      ++g.ply;
+      continue;
+    }
     g.pos = cand_[static_cast<size_t>(offsets_[k] + choices[k])].swapped();
     g.passes = 0;
     g.on_roll ^= 1;

@@ -42,6 +42,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <utility>
 #include <vector>
 
 #include "nardy/cancel.hpp"
@@ -120,9 +121,12 @@ int resolve_threads(int threads) noexcept;
 // so a deterministic external policy gives results that depend only on (seed, trial).
 class LockstepRollout {
  public:
+  // With `every_ply`, advance() stops at every ply a game plays (a forced move or a pass too:
+  // 1 or 0 candidates, answered with index 0), so that the caller can weigh every roll's luck
+  // (variance reduction); choose() then takes each game's luck, summed per trial.
   LockstepRollout(Variant variant, const Rules& rules, const Position& start, uint64_t seed,
                   uint64_t first_trial, uint64_t trials, uint32_t max_plies, size_t width,
-                  uint32_t quasi = 0);
+                  uint32_t quasi = 0, bool every_ply = false);
   LockstepRollout(const LockstepRollout&) = delete;
   LockstepRollout& operator=(const LockstepRollout&) = delete;
 
@@ -138,8 +142,21 @@ class LockstepRollout {
   [[nodiscard]] const std::vector<uint64_t>& waiting_trials() const noexcept { return wait_trial_; }
   // Who moves in each waiting game: 0 = the player on roll at the start, 1 = the opponent.
   [[nodiscard]] std::vector<int8_t> waiting_movers() const;
-  // One choice per waiting game, each in [0, its number of candidates); false if out of range.
-  bool choose(const int64_t* choices, size_t n);
+  // The waiting games' positions before their roll (on roll: pos.us) and their dice.
+  [[nodiscard]] std::vector<Position> waiting_positions() const;
+  [[nodiscard]] std::vector<int8_t> waiting_dice() const;  // d1, d2 per waiting game
+  // One choice per waiting game, each in [0, its number of candidates) (0 for a pass in
+  // every-ply mode); false if out of range. `luck` (every-ply mode, may be null): one value
+  // per waiting game, added to its trial's luck.
+  bool choose(const int64_t* choices, size_t n, const double* luck = nullptr);
+  // Every-ply mode: the trials finished since the last take_finished() call, with their
+  // points (from the view of the side on roll at the start) and summed luck.
+  struct Finished {
+    uint64_t trial;
+    int64_t points;
+    double luck;
+  };
+  std::vector<Finished> take_finished() { return std::exchange(finished_, {}); }
   [[nodiscard]] const RolloutCounts& counts() const noexcept { return counts_; }
   [[nodiscard]] bool done() const noexcept { return active_ == 0 && next_trial_ == end_trial_; }
 
@@ -151,8 +168,11 @@ class LockstepRollout {
     uint32_t ply = 0;
     int on_roll = 0;
     int passes = 0;
+    int d1 = 0, d2 = 0;
+    double luck = 0.0;
     bool live = false;
   };
+  void tally(const Game& g, const Outcome& out);
   bool start_next(Game& g);
   // Runs g until a decision is needed (true) or the game ends (false, tallied).
   bool run_until_decision(Game& g);
@@ -164,6 +184,8 @@ class LockstepRollout {
   uint64_t end_trial_;
   uint32_t max_plies_;
   uint32_t quasi_;
+  bool every_ply_;
+  std::vector<Finished> finished_;
   std::vector<Game> games_;
   size_t active_ = 0;
   MoveList list_;
