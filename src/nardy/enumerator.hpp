@@ -51,6 +51,17 @@
 //                                                      // optional: the turn the roll gives,
 //                                                      // as groups of dice played one after
 //                                                      // the other (SequenceEnumerator below)
+//     uint32_t unswapped_targets(Step earlier, int from) const;
+//                                                      // optional, for doubles searched in
+//                                                      // every order: the targets of steps
+//                                                      // from `from` (above earlier.from)
+//                                                      // that, made right after `earlier`,
+//                                                      // could NOT have been made first with
+//                                                      // the same two steps and the same state
+//                                                      // after both; for_each_step and
+//                                                      // for_each_last_step then take a fifth
+//                                                      // argument, a mask of the targets to
+//                                                      // yield (see doubles())
 //   };
 //
 // kCommutativeDoubles = true also promises that for_each_step yields at most one step for a
@@ -478,6 +489,24 @@ class Enumerator {
            a.to < 0 || b.to < 0;
   }
 
+  // The any-order search of doubles visits the steps of a node highest source first. A step
+  // from a higher source than the step before it that could have been made first to the same
+  // state (all but the policy's unswapped_targets()) leads to a state whose every continuation
+  // the search met earlier, in the sibling that made it first: pruning it changes neither the
+  // moves nor the order they are first found in. ~0u: nothing to prune.
+  static constexpr bool prunes_swaps() {
+    return requires(const P& p, Step a) { p.unswapped_targets(a, 0); };
+  }
+  template <int kDepth>
+  NARDY_HOT uint32_t fresh_targets(int from) const noexcept {
+    if constexpr (kDepth == 0) {
+      return ~0u;
+    } else {
+      const Step prev = path_[kDepth - 1];
+      return from > prev.from ? policy_.unswapped_targets(prev, from) : ~0u;
+    }
+  }
+
   // Doubles. Ordered: same-die steps commute, so each multiset of steps is generated once,
   // sources taken in non-increasing order (a checker that just moved may go on, since it now
   // stands lower). Any order (when a rule checked after every step made order matter): every
@@ -522,20 +551,36 @@ class Enumerator {
       while (src) {
         const int from = highest_bit(src);
         src ^= 1u << from;
-        for_each_last_step(s, from, die_, [&](const Position& result, Step st) NARDY_LAMBDA {
+        auto each = [&](const Position& result, Step st) NARDY_LAMBDA {
           record(result, st, 4, 4 * die_, kOrdered);
-        });
+        };
+        if constexpr (prunes_swaps() && !kOrdered) {
+          const uint32_t targets = fresh_targets<kDepth>(from);
+          if (targets != ~0u) {
+            policy_.for_each_last_step(s, from, die_, each, targets);
+            continue;
+          }
+        }
+        for_each_last_step(s, from, die_, each);
       }
     } else {
       while (src) {
         const int from = highest_bit(src);
         src ^= 1u << from;
-        policy_.for_each_step(s, from, die_, [&](const State& next, Step st) NARDY_LAMBDA {
+        auto each = [&](const State& next, Step st) NARDY_LAMBDA {
           path_[kDepth] = st;
           if (kOrdered || seen_.insert(next.pos, tag(next, kDepth + 1))) {
             doubles<kOrdered, kDepth + 1, kCount>(next, from);
           }
-        });
+        };
+        if constexpr (prunes_swaps() && !kOrdered) {
+          const uint32_t targets = fresh_targets<kDepth>(from);
+          if (targets != ~0u) {
+            policy_.for_each_step(s, from, die_, each, targets);
+            continue;
+          }
+        }
+        policy_.for_each_step(s, from, die_, each);
       }
     }
     record_stop<kCount>(s, kDepth, kDepth * die_, kOrdered);
