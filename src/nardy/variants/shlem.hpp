@@ -31,6 +31,7 @@
 #include "nardy/movelist.hpp"
 #include "nardy/position.hpp"
 #include "nardy/rules.hpp"
+#include "nardy/variants/held.hpp"
 #include "nardy/variants/traits.hpp"
 
 namespace nardy {
@@ -52,35 +53,11 @@ constexpr uint32_t to_mover_mask(uint32_t m) noexcept { return rotate24_half(m);
 // Point number 1..6 of an index (the die that jumps from an own index).
 constexpr int point_number(int i) noexcept { return i % 6 + 1; }
 
-// The side's prisoner mask (bit i: its checker on index i is held prisoner).
-constexpr uint32_t prisoners(const Side& s) noexcept {
-  uint32_t m = 0;
-  for (int k = 0; k < 6; ++k) m |= uint32_t(s.count(kPrisonerSlot + k)) << (4 * k);
-  return m;
-}
-constexpr void set_prisoner(Side& s, int i) noexcept {
-  const int slot = kPrisonerSlot + (i >> 2);
-  s.set(slot, s.count(slot) | (1 << (i & 3)));
-}
-constexpr void clear_prisoner(Side& s, int i) noexcept {
-  const int slot = kPrisonerSlot + (i >> 2);
-  s.set(slot, s.count(slot) & ~(1 << (i & 3)));
-}
-
-// Side arrays with prisoners: -1 on an index = one checker held prisoner there.
-inline Side make_side(const SideArray& a) noexcept {
-  Side s;
-  for (int k = 0; k < kSlots; ++k) s.set(k, a[k] < 0 ? 1 : a[k]);
-  for (int k = 0; k < kPoints; ++k)
-    if (a[k] < 0) set_prisoner(s, k);
-  return s;
-}
-inline SideArray side_array(const Side& s) noexcept {
-  SideArray a{};
-  const uint32_t p = prisoners(s);
-  for (int k = 0; k < kSlots; ++k) a[k] = (k < kPoints && (p >> k & 1u)) ? -1 : s.count(k);
-  return a;
-}
+// The side's prisoner mask (bit i: its checker on index i is held prisoner), stored as every
+// variant with held checkers stores them (held.hpp).
+constexpr uint32_t prisoners(const Side& s) noexcept { return held::mask(s); }
+constexpr void set_prisoner(Side& s, int i) noexcept { held::set(s, i); }
+constexpr void clear_prisoner(Side& s, int i) noexcept { held::clear(s, i); }
 
 // Longest run of consecutive closed points (>= 2 own checkers) along the opponent's line,
 // i.e. the side's indices 12..23 in order. A blockade is a run of length >= 2.
@@ -224,24 +201,33 @@ struct ShlemPolicy {
     return (s.ours & ~s.my_pris) | (s.pos.us.bar() ? 1u << kBar : 0u);
   }
 
+  // Every step of a checker from `from` with `die` whose target is in `targets`: f(next state,
+  // step).
   template <class F>
-  void for_each_step(const State& s, int from, int die, F&& f) const {
-    if (from == kBar) {  // enter on the own point k (index die-1) or 2k/3k (index die+5)
-      enter(s, die - 1, f);
-      enter(s, die + 5, f);
-      return;
-    }
-    if (from < 12) {  // own territory: along the own line, or the jump to the facing point
-      if (from + die <= 11) land(s, from, from + die, f);
-      if (from - die >= 0) land(s, from, from - die, f);
-      if (die == shlem::point_number(from)) land(s, from, from + 12, f);
-    } else {  // the opponent's territory: along its line only, never back
-      if (from + die <= 23) land(s, from, from + die, f);
-      if (from - die >= 12) land(s, from, from - die, f);
-    }
+  NARDY_HOT void for_each_step(const State& s, int from, int die, F&& f,
+                               uint32_t targets = ~0u) const {
+    steps<false>(s, from, die, f, targets);
+  }
+
+  // The same for a move's last step: f(resulting position, step), without the state's masks.
+  static constexpr bool kLastStep = true;
+  template <class F>
+  NARDY_HOT void for_each_last_step(const State& s, int from, int die, F&& f,
+                                    uint32_t targets = ~0u) const {
+    steps<true>(s, from, die, f, targets);
   }
 
   bool final_ok(const State&) const noexcept { return true; }
+
+  // Two steps of a double on four different points (the later one's source above `earlier`'s,
+  // so `earlier` is no reserve entering) commute: each one's legality and effect (a capture, a
+  // hit, a prisoner freed, a point opened for entering) concern its own two points alone, and
+  // the stage cannot differ for `earlier` (only entering changes it, and a capture stays legal
+  // in stage 2).
+  static constexpr uint32_t unswapped_targets(Step earlier, int from) noexcept {
+    if (from == earlier.to) return ~0u;
+    return (1u << earlier.from) | (1u << earlier.to);
+  }
 
   // Stage 2 (hitting allowed) in the position as it stands.
   bool stage2(const Position& p) const noexcept {
@@ -249,57 +235,104 @@ struct ShlemPolicy {
   }
 
  private:
-  // A reserve checker enters on an empty point or one the mover holds (with or without a
-  // prisoner under it); never captures or hits.
-  template <class F>
-  void enter(const State& s, int to, F&& f) const {
-    const uint32_t bit = 1u << to;
-    if ((s.my_pris | (s.theirs1 & ~s.their_pris)) & bit) return;
-    State n = s;
-    n.pos.us.remove(kBar);
-    n.pos.us.add(to);
-    n.ours |= bit;
-    // Entering the last reserve starts stage 2 (or the mover's stage 2): later steps may hit.
-    if (n.pos.us.bar() == 0 && !stage2(s.pos)) order_flag_ = true;
-    f(n, Step{int8_t(kBar), int8_t(to), 0});
+  template <bool kLast, class F>
+  NARDY_HOT void steps(const State& s, int from, int die, F&& f, uint32_t targets) const {
+    if (from == kBar) {  // enter on the own point k (index die-1) or 2k/3k (index die+5)
+      if (targets >> (die - 1) & 1u) enter<kLast>(s, die - 1, f);
+      if (targets >> (die + 5) & 1u) enter<kLast>(s, die + 5, f);
+      return;
+    }
+    auto to = [&](int t) NARDY_LAMBDA {
+      if (targets >> t & 1u) land<kLast>(s, from, t, f);
+    };
+    if (from < 12) {  // own territory: along the own line, or the jump to the facing point
+      if (from + die <= 11) to(from + die);
+      if (from - die >= 0) to(from - die);
+      if (die == shlem::point_number(from)) to(from + 12);
+    } else {  // the opponent's territory: along its line only, never back
+      if (from + die <= 23) to(from + die);
+      if (from - die >= 12) to(from - die);
+    }
   }
 
-  template <class F>
-  void land(const State& s, int from, int to, F&& f) const {
+  // A reserve checker enters on an empty point or one the mover holds (with or without a
+  // prisoner under it); never captures or hits.
+  template <bool kLast, class F>
+  NARDY_HOT void enter(const State& s, int to, F&& f) const {
+    const uint32_t bit = 1u << to;
+    if ((s.my_pris | (s.theirs1 & ~s.their_pris)) & bit) return;
+    // Entering the last reserve starts stage 2 (or the mover's stage 2): later steps may hit.
+    if (s.pos.us.bar() == 1 && !stage2(s.pos)) order_flag_ = true;
+    const Step st{int8_t(kBar), int8_t(to), 0};
+    if constexpr (kLast) {
+      Position p = s.pos;
+      p.us.remove(kBar);
+      p.us.add(to);
+      f(p, st);
+    } else {
+      State n = s;
+      n.pos.us.remove(kBar);
+      n.pos.us.add(to);
+      n.ours |= bit;
+      f(n, st);
+    }
+  }
+
+  template <bool kLast, class F>
+  NARDY_HOT void land(const State& s, int from, int to, F&& f) const {
     const uint32_t bit = 1u << to;
     // Not on the opponent's closed point, nor where the opponent holds a prisoner.
     if ((s.my_pris | s.theirs2) & bit) return;
-    State n = s;
-    n.pos.us.remove(from);
-    n.pos.us.add(to);
-    n.ours |= bit;
     const uint32_t from_bit = 1u << from;
-    if (n.pos.us.count(from) == 0) {
-      n.ours &= ~from_bit;
-      if (s.their_pris & from_bit) {  // the last capturer left: the prisoner is free
+    // The last capturer leaving frees the prisoner under it.
+    const bool frees = s.pos.us.single(from) && (s.their_pris & from_bit);
+    if (frees) order_flag_ = true;
+    const bool takes = s.theirs1 & ~s.their_pris & bit;  // a free single opponent checker
+    // Taking one on the own territory opens the point for entering.
+    if (takes && to < 12 && s.pos.us.bar()) order_flag_ = true;
+    const bool may_hit = takes && stage2(s.pos);
+    const int j = shlem::to_mover(to);
+    if constexpr (kLast) {
+      Position p = s.pos;
+      p.us.remove(from);
+      p.us.add(to);
+      if (frees) shlem::clear_prisoner(p.them, shlem::to_mover(from));
+      if (!takes) {
+        f(p, Step{int8_t(from), int8_t(to), 0});
+        return;
+      }
+      Position h = p;
+      shlem::set_prisoner(p.them, j);
+      f(p, Step{int8_t(from), int8_t(to), 0});
+      if (!may_hit) return;
+      h.them.remove(j);
+      h.them.add(shlem::kHitOut);
+      f(h, Step{int8_t(from), int8_t(to), 1});
+    } else {
+      State n = s;
+      n.pos.us.remove(from);
+      n.pos.us.add(to);
+      n.ours |= bit;
+      if (s.pos.us.single(from)) n.ours &= ~from_bit;
+      if (frees) {
         n.their_pris &= ~from_bit;
         shlem::clear_prisoner(n.pos.them, shlem::to_mover(from));
-        order_flag_ = true;
       }
-    }
-    if (!(s.theirs1 & ~s.their_pris & bit)) {  // empty, own, or own prisoner point
+      if (!takes) {
+        f(n, Step{int8_t(from), int8_t(to), 0});
+        return;
+      }
+      State h;
+      if (may_hit) h = n;
+      n.their_pris |= bit;
+      shlem::set_prisoner(n.pos.them, j);
       f(n, Step{int8_t(from), int8_t(to), 0});
-      return;
+      if (!may_hit) return;
+      h.pos.them.remove(j);
+      h.pos.them.add(shlem::kHitOut);
+      h.theirs1 &= ~bit;
+      f(h, Step{int8_t(from), int8_t(to), 1});
     }
-    // A free single opponent checker: take it prisoner, or (stage 2) hit it out of the game.
-    if (to < 12 && s.pos.us.bar()) order_flag_ = true;  // the point becomes enterable
-    const int j = shlem::to_mover(to);
-    const bool may_hit = stage2(s.pos);
-    State h;
-    if (may_hit) h = n;
-    n.their_pris |= bit;
-    shlem::set_prisoner(n.pos.them, j);
-    f(n, Step{int8_t(from), int8_t(to), 0});
-    if (!may_hit) return;
-    h.pos.them.remove(j);
-    h.pos.them.add(shlem::kHitOut);
-    h.theirs1 &= ~bit;
-    f(h, Step{int8_t(from), int8_t(to), 1});
   }
 
   bool per_player_;
@@ -412,8 +445,8 @@ struct Shlem {
     return {};
   }
 
-  static Side make_side(const SideArray& a) noexcept { return shlem::make_side(a); }
-  static SideArray side_array(const Side& s) noexcept { return shlem::side_array(s); }
+  static Side make_side(const SideArray& a) noexcept { return held::make_side(a); }
+  static SideArray side_array(const Side& s) noexcept { return held::side_array(s); }
 
   // shlem::status's fields; `reason` is '', 'blockade', 'no_material', 'left_start' or
   // 'passes', the blockades are the longest runs of closed points on the opponent's line.
