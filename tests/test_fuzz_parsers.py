@@ -53,6 +53,11 @@ EXAMPLES = _game_text()
 FIBS = ("board:You:someplayer:3:0:0:0:-2:0:0:0:0:5:0:3:0:0:0:-5:5:0:0:0:-3:0:-5:0:0:0:0:2:0:1:"
         "6:2:0:0:1:1:1:0:1:-1:0:25:0:0:0:0:2:0:0:0")
 
+XGID_STATE = "XGID=-b----E-C---eE---c-e----B-:1:-1:1:52:2:4:0:7:10"
+GNUBG_STATE = nardy.Match.from_xgid(XGID_STATE).to_gnubg_id()
+MATCH_TEXT = nardy.Match.from_xgid(XGID_STATE).to_text()
+GAME_JSON = nardy.Match.from_xgid(XGID_STATE).game.to_json()
+
 PARSERS = {
     "from_text": (nardy.from_text, EXAMPLES["text"]),
     "position_id": (decode_position_id, OPENING_POSITION_ID),
@@ -65,6 +70,17 @@ PARSERS = {
     "parse_move": (lambda s: nardy.Position().parse_move(s, (3, 1)), "8/5 6/5"),
     "notation": (lambda s: nardy.Move.from_notation(s, nardy.Shlem(), nardy.BLACK), "41/42"),
     "notation-long": (lambda s: nardy.Move.from_notation(s, "long-nardy"), "24/21 24/23"),
+    "game-xgid": (nardy.Game.from_xgid, XGID_STATE),
+    "match-xgid": (nardy.Match.from_xgid, XGID_STATE),
+    "game-gnubg": (nardy.Game.from_gnubg_id, GNUBG_STATE),
+    "match-gnubg": (nardy.Match.from_gnubg_id, GNUBG_STATE),
+    "game-fibs": (nardy.Game.from_fibs, FIBS),
+    "match-fibs": (nardy.Match.from_fibs, FIBS),
+    "game-text": (nardy.Game.from_text, MATCH_TEXT),
+    "match-text": (nardy.Match.from_text, MATCH_TEXT),
+    "game-json": (nardy.Game.from_json, GAME_JSON),
+    "parse_game": (nardy.parse_game, XGID_STATE),
+    "parse_match": (nardy.parse_match, MATCH_TEXT),
 }
 
 
@@ -115,7 +131,8 @@ def test_parsers_refuse_non_text(name):
     ("fibs", _validate.MAX_ID_CHARS), ("mat", _validate.MAX_RECORD_CHARS),
     ("sgf", _validate.MAX_RECORD_CHARS), ("record", _validate.MAX_RECORD_CHARS),
     ("parse_move", _validate.MAX_NOTATION_CHARS), ("notation", _validate.MAX_NOTATION_CHARS),
-    ("position_id", None), ("match_id", None)])
+    ("position_id", None), ("match_id", None), ("game-xgid", _validate.MAX_ID_CHARS),
+    ("match-gnubg", _validate.MAX_ID_CHARS), ("parse_game", _validate.MAX_ID_CHARS)])
 def test_huge_input_fails_at_once(name, limit):
     parse, example = PARSERS[name]
     size = (limit or 10**5) + 1

@@ -96,5 +96,7 @@ __all__ += ["evaluators", "search"]
 # Serialization: the nardy text form, JSON dicts; records in nardy.formats.
 from nardy.formats.jsonform import from_json, to_json
 from nardy.formats.text import TextState, from_text, to_text
+from nardy.formats.gamestate import parse_game, parse_match
 
-__all__ += ["TextState", "from_json", "from_text", "to_json", "to_text"]
+__all__ += ["TextState", "from_json", "from_text", "parse_game", "parse_match", "to_json",
+            "to_text"]

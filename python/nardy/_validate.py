@@ -237,6 +237,13 @@ def text(value: Any, name: str, limit: int, *,
     if len(value) > limit:
         raise InputTooLargeError(
             f"{name} is {len(value):,} characters long; the limit is {limit:,}")
+    if not value.isascii():
+        # the core takes UTF-8: a lone surrogate would fail there with UnicodeEncodeError
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as e:
+            raise error(f"{name} holds {value[e.start]!r} at {e.start}, which is not a "
+                        f"Unicode character (a lone surrogate)") from None
     return value
 
 

@@ -23,6 +23,7 @@ from typing import Any
 from nardy.cube import ARITHMETIC, GEOMETRIC, CubeActions, stake
 from nardy import _validate as _v
 from nardy.errors import GameStateError, InvalidArgumentError, InvalidRuleError
+from nardy.formats.gamestate import GameFormats
 from nardy.phases import FRESH, ROLLOFF, Phase, Turns
 from nardy.position import PASS, LegalMoves, Position
 from nardy.results import Action, Result, color_name
@@ -48,7 +49,7 @@ def _player(value: Any, name: str) -> int | None:
     raise InvalidRuleError(f"{name} must be None, WHITE or BLACK (0 or 1), got {_v.show(value)}")
 
 
-class Game(Turns, CubeActions):
+class Game(Turns, CubeActions, GameFormats):
     """One game of a variant, from the opening roll to the result.
 
     >>> g = Game("backgammon", seed=1)

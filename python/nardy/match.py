@@ -17,6 +17,7 @@ from typing import Any
 
 from nardy import _validate as _v
 from nardy.errors import GameStateError, InvalidRuleError
+from nardy.formats.gamestate import MatchFormats
 from nardy.game import Game, GameRules, _make_rules
 from nardy.variants import BLACK, WHITE, Variant, as_variant
 
@@ -25,7 +26,7 @@ from nardy.variants import BLACK, WHITE, Variant, as_variant
 MONEY_ONLY = ("beaver", "raccoon", "jacoby", "auto_doubles")
 
 
-class Match:
+class Match(MatchFormats):
     """A match to ``length`` points between WHITE and BLACK, or money play when ``length`` is 0.
 
     >>> m = Match(5, "backgammon", seed=7)
@@ -195,6 +196,18 @@ class Match:
         g = Game(self._variant, self._rules, self._rng.getrandbits(63), crawford=crawford)
         self._games.append(g)
         return g
+
+    def _adopt_first_game(self, game: Game) -> None:
+        """Puts a game made from a recorded state (see :mod:`nardy.formats.gamestate`) in
+        place of the fresh first game, under the same rules and Crawford status."""
+        if len(self._games) != 1 or self._games[0].history:
+            raise GameStateError("only a match's untouched first game can be replaced")
+        if game.variant != self._variant or game.rules != self._rules:
+            raise InvalidRuleError("the game's variant or rules are not the match's")
+        if game.crawford != self._games[0].crawford:
+            raise InvalidRuleError("the match makes this game " + (
+                "the" if self._games[0].crawford else "not the") + " Crawford game")
+        self._games[0] = game
 
     def __getstate__(self) -> dict[str, Any]:
         """For pickle and copy: ``copy.copy`` gives a match independent of this one (its games
