@@ -13,13 +13,18 @@ from __future__ import annotations
 
 import copy
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from nardy import _validate as _v
 from nardy.errors import GameStateError, InvalidRuleError
 from nardy.formats.gamestate import MatchFormats
 from nardy.game import Game, GameRules, _make_rules
+from nardy.position import Position
 from nardy.variants import BLACK, WHITE, Variant, as_variant
+
+#: Greek tavli: its three games in the order a match plays them (docs/rules/games-and-matches.md).
+TAVLI_ROTATION = ("portes", "plakoto", "fevga")
 
 #: Options that the rule texts tie to money play only (seed 000: Jacoby and beaver in
 #: moneygame; automatic doubles "при игре на деньги").
@@ -42,6 +47,12 @@ class Match(MatchFormats):
     from a record: the games played here add to it. When a player is one point away at that
     score, the first game is the Crawford game, unless ``post_crawford=True`` says that the
     Crawford game was among the games before (then it is a post-Crawford game).
+
+    ``variant_rotation``: the games' variants in turn (game k plays ``variant_rotation[k %
+    len]``), each game scored by its own variant's scoring; ``variant`` is then the first of
+    them or None. ``winner_starts``: from the second game on, the winner of the previous game
+    is on roll at the start (no opening throw), as in tavli. :meth:`tavli` makes the Greek
+    match: Portes, Plakoto and Fevga in turn, the winner starting, no Crawford rule.
     """
 
     def __init__(
@@ -54,17 +65,25 @@ class Match(MatchFormats):
         crawford: bool = True,
         score: tuple[float, float] = (0, 0),
         post_crawford: bool = False,
+        variant_rotation: Sequence[Variant | type[Variant] | str] | None = None,
+        winner_starts: bool = False,
         **rule_options: Any,
     ) -> None:
         length = _v.integer(length, "match length", 0, _v.C_INT_MAX, error=InvalidRuleError)
         crawford = _v.boolean(crawford, "crawford", error=InvalidRuleError)
+        winner_starts = _v.boolean(winner_starts, "winner_starts", error=InvalidRuleError)
         seed = _v.seed(seed, hi=None, text=True, none=True)
         self._length = length
-        self._variant = as_variant(variant)
-        self._rules = _make_rules(rules, rule_options).resolve(self._variant)
+        self._rotation = _rotation(variant, variant_rotation)
+        self._variant = self._rotation[0]
+        base = _make_rules(rules, rule_options)
+        # each variant of the rotation plays under the rules resolved for it (its scoring)
+        self._rules_of = tuple(base.resolve(v) for v in self._rotation)
+        self._rules = self._rules_of[0]
+        self._winner_starts = winner_starts
         if length > 0:
             for name in MONEY_ONLY:
-                if getattr(self._rules, name):
+                if any(getattr(r, name) for r in self._rules_of):
                     raise InvalidRuleError(f"{name} is a money-play option (match length 0)")
         self._crawford_rule = bool(crawford) and length > 0
         self._start = _start_score(score, length)
@@ -96,11 +115,34 @@ class Match(MatchFormats):
 
     @property
     def variant(self) -> Variant:
-        return self._variant
+        """The current game's variant (the same for every game without a rotation)."""
+        return self._games[-1].variant if self._games else self._variant
 
     @property
     def rules(self) -> GameRules:
-        return self._rules
+        """The current game's rules (resolved for its variant)."""
+        return self._games[-1].rules if self._games else self._rules
+
+    @property
+    def variant_rotation(self) -> tuple[Variant, ...]:
+        """The variants the games play in turn (one variant: every game plays it)."""
+        return self._rotation
+
+    @property
+    def winner_starts(self) -> bool:
+        """From the second game on, the previous game's winner starts (no opening throw)."""
+        return self._winner_starts
+
+    @classmethod
+    def tavli(cls, length: int = 5, seed: int | str | bytes | None = None, *,
+              winner_starts: bool = True, score: tuple[float, float] = (0, 0),
+              **rule_options: Any) -> Match:
+        """A Greek tavli match: Portes, Plakoto and Fevga in turn until a player has
+        ``length`` points (usually 3, 5 or 7), each game scored as its variant scores, no cube
+        and so no Crawford rule; the winner of a game starts the next."""
+        return cls(length, None, None, seed, crawford=False, score=score,
+                   variant_rotation=TAVLI_ROTATION, winner_starts=winner_starts,
+                   **rule_options)
 
     @property
     def seed(self) -> int | str | bytes:
@@ -193,7 +235,17 @@ class Match(MatchFormats):
                 and any(self._length - 1 <= s < self._length for s in self.score)):
             crawford = True
             self._crawford_index = len(self._games)
-        g = Game(self._variant, self._rules, self._rng.getrandbits(63), crawford=crawford)
+        k = len(self._games) % len(self._rotation)
+        v, rules = self._rotation[k], self._rules_of[k]
+        seed = self._rng.getrandbits(63)
+        winner = self._games[-1].winner() if self._games else None
+        if self._winner_starts and winner is not None:
+            start = Position.start(v)
+            if winner != start.turn:
+                start = Position.from_colors(v, start.side(WHITE), start.side(BLACK), winner)
+            g = Game(v, rules, seed, position=start, crawford=crawford)
+        else:
+            g = Game(v, rules, seed, crawford=crawford)
         self._games.append(g)
         return g
 
@@ -202,7 +254,7 @@ class Match(MatchFormats):
         place of the fresh first game, under the same rules and Crawford status."""
         if len(self._games) != 1 or self._games[0].history:
             raise GameStateError("only a match's untouched first game can be replaced")
-        if game.variant != self._variant or game.rules != self._rules:
+        if game.variant != self._variant or game.rules != self._rules_of[0]:
             raise InvalidRuleError("the game's variant or rules are not the match's")
         if game.crawford != self._games[0].crawford:
             raise InvalidRuleError("the match makes this game " + (
@@ -228,7 +280,21 @@ class Match(MatchFormats):
         w, b = self.score
         what = "money" if self.is_money else f"to {self._length}"
         flag = " crawford" if self.is_crawford else (" post-crawford" if self.is_post_crawford else "")
-        return f"<Match {self._variant.name} {what}: {w}-{b}, game {len(self._games)}{flag}>"
+        name = "/".join(v.name for v in self._rotation)
+        return f"<Match {name} {what}: {w}-{b}, game {len(self._games)}{flag}>"
+
+
+def _rotation(variant: Any, rotation: Any) -> tuple[Variant, ...]:
+    if rotation is None:
+        return (as_variant(variant),)
+    if isinstance(rotation, (str, bytes)) or not isinstance(rotation, Sequence) or not rotation:
+        raise InvalidRuleError(f"variant_rotation must be a non-empty sequence of variants, "
+                               f"not {_v.show(rotation)}")
+    out = tuple(as_variant(v) for v in rotation)
+    if variant is not None and as_variant(variant) != out[0]:
+        raise InvalidRuleError(f"variant {as_variant(variant).name} is not the rotation's "
+                               f"first, {out[0].name}: give one of them")
+    return out
 
 
 def _start_score(score: Any, length: int) -> tuple[float, float]:
@@ -252,4 +318,4 @@ def _num(x: float) -> float:
     return int(x) if float(x).is_integer() else x
 
 
-__all__ = ["MONEY_ONLY", "Match"]
+__all__ = ["MONEY_ONLY", "TAVLI_ROTATION", "Match"]

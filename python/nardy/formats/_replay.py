@@ -592,6 +592,9 @@ def _games_of(obj: Any) -> tuple[int, list[Any], Any, bool]:
         raise InvalidRecordError(f"only backgammon and gnubg's other variants have .mat and "
                                  f"SGF records, not {games[0].variant.name} (write a nardy "
                                  "record)")
+    if any(g.variant != games[0].variant for g in games):
+        raise InvalidRecordError("a .mat or SGF record holds one variant; this match rotates "
+                                 + ", ".join(dict.fromkeys(g.variant.name for g in games)))
     for g in games:
         if g.setup["position"] is not None:
             raise InvalidRecordError("a game started from a set-up position cannot be written "

@@ -127,6 +127,9 @@ def to_json(obj: Any) -> dict[str, Any]:
                 "starter": None if starter is None else _COLOR_NAMES[starter],
                 **extra, **_game_body(obj)}
     if isinstance(obj, Match):
+        if len(obj.variant_rotation) > 1 or obj.winner_starts:
+            raise InvalidRecordError("nardy JSON: a match of rotating variants or with the "
+                                     "winner starting has no JSON form (pickle keeps it)")
         return {**head, "type": "match", "variant": _variant_json(obj.variant),
                 "rules": _rules_json(obj.rules), "length": obj.length,
                 "crawford": obj.crawford_rule, "seed": _seed_json(obj.seed),

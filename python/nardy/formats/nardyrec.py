@@ -98,6 +98,9 @@ def write_record(record: Any, players: tuple[str, str] | None = None,
         games, length, rules, crawford = list(obj.games), obj.length, obj.rules, obj.crawford_rule
     start, post = _start_of(obj)
     variant = games[0].variant
+    if any(g.variant != variant for g in games):
+        raise InvalidRecordError("a nardy record holds one variant; this match rotates "
+                                 + ", ".join(dict.fromkeys(g.variant.name for g in games)))
     for g in games:
         if g.setup["position"] is not None:
             raise InvalidRecordError("a game started from a set-up position cannot be written "
