@@ -264,7 +264,9 @@ Encoding encoding_of(const std::string& kind) {
   if (kind == "gnubg") return Encoding::Gnubg;
   if (kind == "long") return Encoding::Long;
   if (kind == "shlem") return Encoding::Shlem;
-  raise_error("Error", "unknown encoding " + kind + "; known: tdgammon, gnubg, long, shlem");
+  if (kind == "plakoto") return Encoding::Plakoto;
+  raise_error("Error",
+              "unknown encoding " + kind + "; known: tdgammon, gnubg, long, shlem, plakoto");
 }
 
 void raise_parse_error(const std::string& err) {
@@ -611,7 +613,7 @@ of its first count.)doc")
 
   m.def("batch_encode",
         [](const py::array& boards, const std::string& kind, const py::object& on_roll,
-           const py::object& out_obj, bool prisoners) {
+           const py::object& out_obj, const Engine* engine) {
           size_t n = 0;
           const int8_t* rows = boards_of(boards, n, "boards");
           const Encoding enc = encoding_of(kind);
@@ -649,18 +651,27 @@ of its first count.)doc")
           long bad;
           {
             py::gil_scoped_release release;
-            bad = check_rows(rows, n, prisoners || enc == Encoding::Shlem);
-            if (bad < 0) encode_rows(enc, rows, n, per_row, on_roll_all, dst);
+            // the variant's engine says which rows it has; rows without one, the encoding
+            if (engine) {
+              bad = engine->encode(rows, n, enc, per_row, on_roll_all, dst);
+            } else {
+              bad = check_rows(rows, n, reads_held(enc));
+              if (bad < 0) encode_rows(enc, rows, n, per_row, on_roll_all, dst);
+            }
           }
-          if (bad >= 0)
+          if (bad >= 0) {
+            const bool held = engine ? engine->held_checkers() || reads_held(enc) : reads_held(enc);
             raise_error("InvalidPositionError",
                         "row " + std::to_string(bad) + " holds a value outside 0..15" +
-                            (enc == Encoding::Shlem ? " (or -1 for a prisoner on a point)" : ""));
+                            (held ? " (or -1 for a held checker on a point)"
+                                  : " (-1, a held checker, only in a variant that has one)"));
+          }
           return out;
         },
         py::arg("boards"), py::arg("kind"), py::arg("on_roll") = 0, py::arg("out") = py::none(),
-        py::arg("prisoners") = false,
-        "Encodes (N,2,26) int8 rows into a (N,F) float32 matrix (see features.hpp).");
+        py::arg("engine") = nullptr,
+        "Encodes (N,2,26) int8 rows into a (N,F) float32 matrix (see features.hpp); `engine` "
+        "(the rows' variant, or None) checks them for its variant.");
 
   m.def("encoding_width", [](const std::string& kind) { return encoding_width(encoding_of(kind)); });
 

@@ -79,7 +79,11 @@ void register_vector(py::module_& m) {
              obs.boards = boards && !steps;
              if (!encoding.is_none()) {
                obs.features = true;
-               obs.encoding = static_cast<Encoding>(encoding.cast<int>());
+               const int e = encoding.cast<int>();
+               if (e < 0 || e >= kEncodings)
+                 raise_error("InvalidArgumentError", "encoding must be 0.." +
+                                                         std::to_string(kEncodings - 1));
+               obs.encoding = static_cast<Encoding>(e);
              }
              auto p = std::make_unique<PyVectorEnv>();
              try {
@@ -92,7 +96,7 @@ void register_vector(py::module_& m) {
            }),
            py::arg("engine"), py::arg("n"), py::arg("threads"), py::arg("max_plies"),
            py::arg("boards"), py::arg("encoding"), py::arg("steps") = false,
-           "encoding: None or an Encoding number (0 tdgammon, 1 gnubg, 2 long, 3 shlem); "
+           "encoding: None or an Encoding number (0 tdgammon, 1 gnubg, 2 long, 3 shlem, 4 plakoto); "
            "steps: step mode (StepTurn's action space with masks) instead of afterstates.")
       .def("reset", [](PyVectorEnv& s, uint64_t seed) {
         PyVectorEnv::Guard g(s.busy);

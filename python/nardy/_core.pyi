@@ -610,9 +610,9 @@ def batch_afterstates(engine: Engine, boards: numpy.ndarray, dice: numpy.ndarray
     """
     (results (M,2,26) int8, offsets (N+1,) int64[, steps (M,4,3) int8]) for boards (N,2,26) int8 and dice (N,2) int8. Thread-safe; GIL released.
     """
-def batch_encode(boards: numpy.ndarray, kind: str, on_roll: typing.Any = 0, out: typing.Any = None, prisoners: bool = False) -> numpy.typing.NDArray[numpy.float32]:
+def batch_encode(boards: numpy.ndarray, kind: str, on_roll: typing.Any = 0, out: typing.Any = None, engine: Engine | None = None) -> numpy.typing.NDArray[numpy.float32]:
     """
-    Encodes (N,2,26) int8 rows into a (N,F) float32 matrix (see features.hpp).
+    Encodes (N,2,26) int8 rows into a (N,F) float32 matrix (see features.hpp); `engine` (the rows' variant, or None) checks them for its variant.
     """
 def batch_keys(engine: Engine, boards: numpy.ndarray, swap: bool = False) -> list:
     """

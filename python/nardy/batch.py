@@ -59,6 +59,9 @@ ENCODINGS: dict[str, tuple[int, str]] = {
     "shlem": (202, "Shlem: per side 24 points x 4 units (free f>=1, f>=2, (f-2)/4, prisoner), "
                    "reserves/3, hit out/15, longest blockade/12, closed facing points/12; "
                    "then 2 side-to-move units"),
+    "plakoto": (244, "Plakoto: per side 24 points x 4 units of free checkers (f>=1, f>=2, f>=3, "
+                     "(f-3)/2; a pinned checker is not free), 24 pinned-checker units, off/15; "
+                     "then 2 side-to-move units"),
 }
 
 _ALIASES = {"td-gammon": "tdgammon", "td_gammon": "tdgammon", "td": "tdgammon",
@@ -75,7 +78,7 @@ def encoding_width(kind: str) -> int:
 
 def default_encoding(variant: Variant | type[Variant] | str | None) -> str:
     """The variant's own encoding (``Variant.default_encoding``): ``tdgammon`` for
-    backgammon, ``long`` for long nardy, ``shlem`` for Shlem."""
+    backgammon, ``long`` for long nardy, ``shlem`` for Shlem, ``plakoto`` for Plakoto."""
     return as_variant(variant).default_encoding
 
 
@@ -343,10 +346,10 @@ def encode(boards: PositionsLike, kind: str | None = None, on_roll: int | Any = 
         if r.size and not np.isin(r, (0, 1)).all():
             raise Error("on_roll values must be 0 or 1")
         roll = np.ascontiguousarray(r, dtype=np.uint8)
-    # -1 (a checker held prisoner or pinned) is a valid entry in the variants that have one;
-    # the encodings without a unit for it count it as one checker of its owner.
-    held = k == "shlem" or (variant is not None and variant.prisoners)
-    return _core.batch_encode(arr, k, roll, out, held)
+    # The rows' variant (when they carry one) checks them: its engine knows whether a held
+    # checker (-1) is one of its rows; the encodings without a unit for it count it as one
+    # checker of its owner.
+    return _core.batch_encode(arr, k, roll, out, None if variant is None else variant.engine)
 
 
 # -- gnubg Position IDs and XGIDs -----------------------------------------------------------

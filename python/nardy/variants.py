@@ -696,6 +696,8 @@ class Plakoto(Variant):
     has_bar = False
     hits = False
     prisoners = True
+    #: pinned checkers as their own plane (nardy.batch.ENCODINGS)
+    default_encoding = "plakoto"
     scorings = ("plakoto", "plakoto_triple_mother")
     default_opening_roll = "fresh"
     cube_allowed = False

@@ -74,7 +74,7 @@ from nardy.variants import Variant, as_variant
 
 #: The most games one env holds.
 MAX_GAMES = 2**24
-_ENCODING_IDS = {"tdgammon": 0, "gnubg": 1, "long": 2, "shlem": 3}
+_ENCODING_IDS = {"tdgammon": 0, "gnubg": 1, "long": 2, "shlem": 3, "plakoto": 4}
 _U64 = 2**64 - 1
 _GOLDEN = 0x9E3779B97F4A7C15
 

@@ -17,6 +17,7 @@
 
 #include "nardy/cancel.hpp"
 #include "nardy/enumerator.hpp"
+#include "nardy/features.hpp"
 #include "nardy/movelist.hpp"
 #include "nardy/perft_table.hpp"
 #include "nardy/position.hpp"
@@ -87,6 +88,13 @@ class EngineCore {
                                  std::vector<Position>& out) const = 0;
   // A turn played step by step over the fixed step action space (steps.hpp).
   virtual std::unique_ptr<StepTurn> step_turn() const = 0;
+  // Encodes n rows (features.hpp) after checking them for this variant: a held checker (-1)
+  // is valid where the variant has one or the encoding reads one. Returns the first row
+  // that is not valid (nothing written from it on), or -1.
+  virtual long encode(const int8_t* rows, size_t n, Encoding e, const uint8_t* on_roll,
+                      int on_roll_all, float* out) const noexcept = 0;
+  // Rows of this variant may hold a held checker, -1 (Shlem's prisoners, Plakoto's pins).
+  virtual bool held_checkers() const noexcept = 0;
 };
 
 class Engine {
@@ -187,6 +195,13 @@ class Engine {
   // A new turn-by-steps object for this variant and these rules (steps.hpp), independent of
   // the engine once made (its own policy and scratch memory: one per thread).
   [[nodiscard]] std::unique_ptr<StepTurn> step_turn() const;
+
+  // See EngineCore::encode.
+  long encode(const int8_t* rows, size_t n, Encoding e, const uint8_t* on_roll,
+              int on_roll_all, float* out) const noexcept {
+    return core_->encode(rows, n, e, on_roll, on_roll_all, out);
+  }
+  [[nodiscard]] bool held_checkers() const noexcept { return core_->held_checkers(); }
 
   // Where the opponent's index j lies in the mover's coordinates.
   [[nodiscard]] int to_mover(int j) const noexcept;

@@ -264,7 +264,22 @@ class EngineImpl final : public EngineCore {
     return std::make_unique<StepTurnImpl<P>>(P(rules_), V::kStepsMatchHit);
   }
 
+  bool held_checkers() const noexcept override { return kHeld; }
+
+  long encode(const int8_t* rows, size_t n, Encoding e, const uint8_t* on_roll,
+              int on_roll_all, float* out) const noexcept override {
+    const long bad = check_rows(rows, n, kHeld || reads_held(e));
+    if (bad < 0) encode_rows(e, rows, n, on_roll, on_roll_all, out);
+    return bad;
+  }
+
  private:
+  // The variant's rows may hold a checker held by the opponent (traits' kHeldCheckers).
+  static constexpr bool kHeld = [] {
+    if constexpr (requires { V::kHeldCheckers; }) return V::kHeldCheckers;
+    return false;
+  }();
+
   template <bool kTable>
   uint64_t perft_rec(const Position& pos, int depth, bool ordered, CancelPoll* poll,
                      PerftTable* table) {

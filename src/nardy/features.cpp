@@ -111,6 +111,21 @@ void shlem_rows(const int8_t* row, int on_roll, float* out) noexcept {
   out[201] = on_roll == 1;
 }
 
+void plakoto_rows(const int8_t* row, int on_roll, float* out) noexcept {
+  for (int s = 0; s < 2; ++s) {
+    const int8_t* side = row + s * kSlots;
+    float* o = out + 121 * s;
+    for (int i = 0; i < kPoints; ++i) {
+      const int n = side[i];
+      put4(o + 4 * i, kTables.thermo2[n < 0 ? 0 : n & 0xF]);
+      o[96 + i] = n < 0 ? 1.0f : 0.0f;
+    }
+    o[120] = side[kOff] / 15.0f;
+  }
+  out[242] = on_roll == 0;
+  out[243] = on_roll == 1;
+}
+
 }  // namespace
 
 long check_rows(const int8_t* rows, size_t n, bool prisoners) noexcept {
@@ -139,6 +154,9 @@ void encode_row(Encoding e, const int8_t* row, int on_roll, float* out) noexcept
       return;
     case Encoding::Shlem:
       shlem_rows(row, on_roll, out);
+      return;
+    case Encoding::Plakoto:
+      plakoto_rows(row, on_roll, out);
       return;
   }
 }

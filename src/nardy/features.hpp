@@ -37,6 +37,16 @@
 //     [96] reserves / 3   [97] hit out / 15   [98] longest run of closed points (>= 2 own
 //     checkers) on indices 12..23 / 12   [99] closed points on indices 12..23 / 12
 //   [200] 1 if side 0 is on roll, [201] 1 if side 1 is on roll.
+// Plakoto (244 floats), pinned checkers as their own plane:
+//   for side s, block of 121 at 121 * s:
+//     [4 i .. 4 i + 3], points i = 0..23, f = the side's free checkers there (0 where its
+//         checker is pinned): f >= 1, f >= 2, f >= 3, (f - 3) / 2 if f > 3 else 0
+//     [96 + i], i = 0..23: 1 if the side's checker on index i is pinned (i = 23: the mother)
+//     [120] borne off / 15
+//   [242] 1 if side 0 is on roll, [243] 1 if side 1 is on roll.
+//
+// Which rows are valid is a request to the variant's engine (EngineCore::encode): a held
+// checker (-1) is allowed where the variant has one, or where the encoding has a unit for it.
 #pragma once
 
 #include <bit>
@@ -51,7 +61,8 @@
 
 namespace nardy {
 
-enum class Encoding : uint8_t { TDGammon = 0, Gnubg = 1, Long = 2, Shlem = 3 };
+enum class Encoding : uint8_t { TDGammon = 0, Gnubg = 1, Long = 2, Shlem = 3, Plakoto = 4 };
+inline constexpr int kEncodings = 5;
 
 inline constexpr int kRowBytes = 2 * kSlots;
 
@@ -65,8 +76,16 @@ constexpr int encoding_width(Encoding e) noexcept {
       return 198;
     case Encoding::Shlem:
       return 202;
+    case Encoding::Plakoto:
+      return 244;
   }
   return 0;
+}
+
+// The encoding has a unit for a held checker (a Shlem prisoner, a Plakoto pin), so it reads a
+// -1 in any row; the others count a held checker as one of its owner's.
+constexpr bool reads_held(Encoding e) noexcept {
+  return e == Encoding::Shlem || e == Encoding::Plakoto;
 }
 
 // Writes the 52 int8 of a packed position: side arrays of us then them, a Shlem prisoner as

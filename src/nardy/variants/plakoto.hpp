@@ -146,6 +146,7 @@ struct Plakoto {
   static constexpr Rules step_rules(const Rules& r) noexcept { return r; }
   static constexpr bool kStepsMatchHit = false;
   static constexpr int kCheckers = 15;
+  static constexpr bool kHeldCheckers = true;  // pinned checkers, -1 in rows
   static constexpr bool kHasBar = false;
   static constexpr int to_mover(int j) noexcept { return 23 - j; }
 

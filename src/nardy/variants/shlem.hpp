@@ -353,6 +353,7 @@ struct Shlem {
 
   static constexpr int kCheckers = shlem::kCheckers;
   static constexpr bool kHasBar = true;  // slot 24 holds the reserves
+  static constexpr bool kHeldCheckers = true;  // prisoners, -1 in rows
   static constexpr int to_mover(int j) noexcept { return shlem::to_mover(j); }
   static constexpr SideArray start() noexcept {
     SideArray s{};

@@ -14,6 +14,8 @@
 //   static constexpr int kCheckers;            // checkers a side
 //   static constexpr bool kHasBar;             // slot 24 may hold checkers on a valid board
 //                                              // (a bar, or Shlem's reserves)
+//   static constexpr bool kHeldCheckers;       // optional, default false: a checker may be
+//                                              // held by the opponent (-1 in side arrays)
 //   static constexpr int to_mover(int j);      // the mover's index of opponent index j
 //   static constexpr SideArray start();        // either side's starting array
 //   static bool finished(const Position&, const Rules&);   // no children in perft
