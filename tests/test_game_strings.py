@@ -208,8 +208,9 @@ def test_crawford_states():
         Match.from_xgid(x.replace(":4:2:1:5", ":3:2:1:5"))   # nobody one point away
     with pytest.raises(nardy.Error, match="Crawford"):
         Match.from_xgid(x, crawford=False)
-    with pytest.raises(nardy.Error, match="match"):
-        Game.from_xgid(x).to_xgid()                           # a lone Crawford game
+    for fmt in BOARD_FORMATS:                                 # a lone Crawford game
+        with pytest.raises(nardy.Error, match="match"):
+            getattr(Game.from_xgid(x), f"to_{fmt}")()
     fibs = m.to_fibs()
     assert parse_fibs_board(fibs).did_crawford == 0
     assert Match.from_fibs(fibs).is_crawford

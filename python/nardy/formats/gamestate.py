@@ -405,9 +405,12 @@ class GameFormats:
         return _game_from(from_text(text), rules, seed, rule_options)
 
     def to_text(self) -> str:
-        """The canonical nardy text line of the game's state (:meth:`from_text` reads it)."""
+        """The canonical nardy text line of the game's state (:meth:`from_text` reads it; a
+        Crawford game belongs to its match: :meth:`Match.to_text`)."""
         from nardy.formats.text import _format_state
 
+        if self.crawford:  # type: ignore[attr-defined]
+            raise _bad("nardy text", "a Crawford game is part of a match: write the Match")
         return _format_state(_state_of(self))
 
     @classmethod
