@@ -17,6 +17,8 @@ The summary table is printed by benchmarks/conftest.py.
 from __future__ import annotations
 
 import resource
+import statistics
+import time
 from typing import Any
 
 import numpy as np
@@ -85,6 +87,41 @@ def test_afterstates_numpy(benchmark: Any, figures: Figures, group: str, threads
                        _workload(len(arr)), len(boards), m, secs,
                        note="" if m == expected else "COUNT MISMATCH"), benchmark)
     assert m == expected, "batch.afterstates and enumerate_loop disagree on the results"
+
+
+# -- (a') results only, interleaved with the core ------------------------------------------
+def test_afterstate_keys_against_core(benchmark: Any, figures: Figures,
+                                      backgammon_array: np.ndarray, enabled: bool) -> None:
+    """batch.afterstate_keys (32-byte results, no rows or steps) and batch.afterstates, each
+    timed in rounds alternating with the core's enumerate_loop on the same workload: the median
+    of the per-round ratios (the machine's load moves all three together)."""
+    variant = nardy.Backgammon()
+    arr = np.ascontiguousarray(backgammon_array)
+    boards, dice = _rows_and_dice(arr)
+    rounds = 9 if enabled else 1
+    ratios: dict[str, list[float]] = {"keys": [], "rows": []}
+    m = 0
+
+    def body() -> None:
+        nonlocal m
+        for _ in range(rounds):
+            core = variant.engine.enumerate_loop(arr, 1)[2]
+            t0 = time.perf_counter()
+            keys, _ = batch.afterstate_keys(boards, dice, variant)
+            t_keys = time.perf_counter() - t0
+            t0 = time.perf_counter()
+            rows, _ = batch.afterstates(boards, dice, variant)
+            t_rows = time.perf_counter() - t0
+            assert len(keys) == len(rows)
+            m = len(keys)
+            ratios["keys"].append(core / t_keys)
+            ratios["rows"].append(core / t_rows)
+
+    benchmark.pedantic(body, rounds=1, iterations=1)
+    for name, label in (("keys", "batch.afterstate_keys"), ("rows", "batch.afterstates")):
+        r = statistics.median(ratios[name])
+        print(f"\n{label}: {r:.2f} x the core's rate (median of {rounds} interleaved rounds)")
+    assert m == int(variant.engine.enumerate_loop(arr, 1)[1])
 
 
 # -- (b) feature encoding -----------------------------------------------------------------

@@ -275,6 +275,7 @@ void raise_parse_error(const std::string& err) {
 }
 
 struct AfterPart {
+  Buffer<uint8_t> keys;  // 32 bytes a result (Position as it is in memory: Position.key)
   Buffer<int8_t> rows;
   Buffer<int8_t> steps;
   Buffer<float> feats;
@@ -285,13 +286,18 @@ struct AfterPart {
 
 // Writes m moves as rows (if `rows`), steps (if `steps`) and features (if `enc`).
 void write_moves(const Move* moves, size_t m, int8_t* rows, int8_t* steps, const Encoding* enc,
-                 float* feats) {
+                 float* feats, uint8_t* keys = nullptr) {
   const size_t width = enc ? static_cast<size_t>(encoding_width(*enc)) : 0;
   int8_t tmp[kRowBytes];
+  if (keys && !rows && !steps && !enc) {  // results only: the positions as they are
+    for (size_t k = 0; k < m; ++k) std::memcpy(keys + 32 * k, &moves[k].result, 32);
+    return;
+  }
   for (size_t k = 0; k < m; ++k) {
     const Move& mv = moves[k];
+    if (keys) std::memcpy(keys + 32 * k, &mv.result, 32);
     int8_t* row = rows ? rows + k * kRowBytes : tmp;
-    unpack_row(mv.result, row);
+    if (rows || enc) unpack_row(mv.result, row);
     if (enc) encode_row(*enc, row, 1, feats + k * width);
     if (steps) {
       int8_t* st = steps + k * kMaxSteps * 3;
@@ -314,11 +320,13 @@ void write_moves(const Move* moves, size_t m, int8_t* rows, int8_t* steps, const
 // per-position counts written to counts[begin..end).
 void afterstates_range(Engine& e, const std::vector<Position>& pos, const int8_t* dice,
                        size_t begin, size_t end, bool with_rows, bool with_steps,
-                       const Encoding* enc, AfterPart& part, int64_t* counts, Cancel* cancel) {
+                       const Encoding* enc, AfterPart& part, int64_t* counts, Cancel* cancel,
+                       bool with_keys) {
   MoveList list;
   CancelPoll poll(cancel, true, 8);  // a row: microseconds, in Shlem milliseconds
   const size_t width = enc ? static_cast<size_t>(encoding_width(*enc)) : 0;
   size_t expect = (end - begin) * 24;
+  if (with_keys) part.keys.reserve(expect * 32);
   if (with_rows) part.rows.reserve(expect * kRowBytes);
   if (with_steps) part.steps.reserve(expect * kMaxSteps * 3);
   if (enc) part.feats.reserve(expect * width);
@@ -329,7 +337,8 @@ void afterstates_range(Engine& e, const std::vector<Position>& pos, const int8_t
     counts[i] = static_cast<int64_t>(m);
     write_moves(list.begin(), m, with_rows ? part.rows.grow(m * kRowBytes) : nullptr,
                 with_steps ? part.steps.grow(m * kMaxSteps * 3) : nullptr, enc,
-                enc ? part.feats.grow(m * width) : nullptr);
+                enc ? part.feats.grow(m * width) : nullptr,
+                with_keys ? part.keys.grow(m * 32) : nullptr);
   }
 }
 
@@ -375,7 +384,7 @@ void collect_range(Engine& e, const std::vector<Position>& pos, const int8_t* di
 
 py::tuple afterstates_impl(const Engine& engine, const py::array& boards, const py::array& dice,
                            bool with_rows, bool with_steps, const std::string* kind,
-                           int threads, Cancel* cancel) {
+                           int threads, Cancel* cancel, bool with_keys = false) {
   size_t n = 0;
   const int8_t* b = boards_of(boards, n);
   const int8_t* d = dice_of(dice, n);
@@ -396,7 +405,7 @@ py::tuple afterstates_impl(const Engine& engine, const py::array& boards, const 
       const Encoding* encoding = kind ? &enc : nullptr;
       if (t == 1) {
         afterstates_range(local_engine(v, rules), positions, d, 0, n, with_rows, with_steps,
-                          encoding, out, counts, cancel);
+                          encoding, out, counts, cancel, with_keys);
       } else {
         // Two phases: the threads take chunks of rows in turn (the cost of a row varies a lot:
         // fixed halves left one thread with three times the work of the other on the shared
@@ -423,6 +432,7 @@ py::tuple afterstates_impl(const Engine& engine, const py::array& boards, const 
           for (size_t i = 0; i < n; ++i) offsets.data[i + 1] += offsets.data[i];
           const size_t m = static_cast<size_t>(offsets.data[n]);
           try {
+            if (with_keys) out.keys.grow(m * 32);
             if (with_rows) out.rows.grow(m * kRowBytes);
             if (with_steps) out.steps.grow(m * kMaxSteps * 3);
             if (encoding) out.feats.grow(m * static_cast<size_t>(encoding_width(enc)));
@@ -460,7 +470,8 @@ py::tuple afterstates_impl(const Engine& engine, const py::array& boards, const 
               write_moves(mine.moves.data() + c.first_move, count,
                           with_rows ? out.rows.data + at * kRowBytes : nullptr,
                           with_steps ? out.steps.data + at * kMaxSteps * 3 : nullptr, encoding,
-                          encoding ? out.feats.data + at * encoding_width(enc) : nullptr);
+                          encoding ? out.feats.data + at * encoding_width(enc) : nullptr,
+                          with_keys ? out.keys.data + at * 32 : nullptr);
             }
           }
           move_buffers().give(std::move(mine.moves));
@@ -485,6 +496,7 @@ py::tuple afterstates_impl(const Engine& engine, const py::array& boards, const 
   if (!err.empty()) raise_parse_error(err);
   const py::ssize_t m = static_cast<py::ssize_t>(offsets.data[n]);
   py::list result;
+  if (with_keys) result.append(out.keys.to_numpy({m, 32}));
   if (with_rows) result.append(out.rows.to_numpy({m, 2, kSlots}));
   if (kind) result.append(out.feats.to_numpy({m, encoding_width(enc)}));
   result.append(offsets.to_numpy({static_cast<py::ssize_t>(n + 1)}));
@@ -598,6 +610,17 @@ of its first count.)doc")
         py::arg("threads") = 1, py::arg("cancel") = nullptr,
         "(results (M,2,26) int8, offsets (N+1,) int64[, steps (M,4,3) int8]) for boards "
         "(N,2,26) int8 and dice (N,2) int8. Thread-safe; GIL released.");
+
+  m.def("batch_afterstate_keys",
+        [](const Engine& engine, const py::array& boards, const py::array& dice, int threads,
+           const nardy_py::CancelToken* token) {
+          return afterstates_impl(engine, boards, dice, false, false, nullptr, threads,
+                                  nardy_py::cancel_for(token).get(), true);
+        },
+        py::arg("engine"), py::arg("boards"), py::arg("dice"), py::arg("threads") = 1,
+        py::arg("cancel") = nullptr,
+        "(keys (M,32) uint8, offsets (N+1,) int64): the afterstates of batch_afterstates as "
+        "32-byte position keys (Position.key), in the same order. Thread-safe; GIL released.");
 
   m.def("batch_afterstate_features",
         [](const Engine& engine, const py::array& boards, const py::array& dice,

@@ -6,7 +6,7 @@ import collections.abc
 import numpy
 import numpy.typing
 import typing
-__all__: list[str] = ['CancelToken', 'Engine', 'FevgaFirst', 'FevgaPrime', 'HeadRule', 'LegalMoves', 'LegalMovesBase', 'LockstepRollout', 'PerftTable', 'ShlemEnd', 'ShlemStage', 'StepTurn', 'Variant', 'VectorEnv', 'batch_afterstate_features', 'batch_afterstates', 'batch_encode', 'batch_from_position_ids', 'batch_from_xgids', 'batch_keys', 'batch_position_ids', 'batch_rows', 'batch_xgids', 'decode', 'decode_position_id', 'decode_xgid', 'encode', 'encode_position_id', 'encode_xgid', 'encoding_width', 'greedy_index', 'hardware_threads', 'key_position_id', 'key_xgid', 'perft_split', 'perft_tasks', 'perft_threads', 'position_id_key', 'rollout', 'rollout_kinds', 'swap', 'validate', 'variant_info', 'xgid_key']
+__all__: list[str] = ['CancelToken', 'Engine', 'FevgaFirst', 'FevgaPrime', 'HeadRule', 'LegalMoves', 'LegalMovesBase', 'LockstepRollout', 'PerftTable', 'ShlemEnd', 'ShlemStage', 'StepTurn', 'Variant', 'VectorEnv', 'batch_afterstate_features', 'batch_afterstate_keys', 'batch_afterstates', 'batch_encode', 'batch_from_position_ids', 'batch_from_xgids', 'batch_keys', 'batch_position_ids', 'batch_rows', 'batch_xgids', 'decode', 'decode_position_id', 'decode_xgid', 'encode', 'encode_position_id', 'encode_xgid', 'encoding_width', 'greedy_index', 'hardware_threads', 'key_position_id', 'key_xgid', 'perft_split', 'perft_tasks', 'perft_threads', 'position_id_key', 'rollout', 'rollout_kinds', 'swap', 'validate', 'variant_info', 'xgid_key']
 class Variant:
     """
     Members:
@@ -601,6 +601,10 @@ def _register_moves(legal: typing.Any, move: typing.Any, step: typing.Any, posit
 def _set_move_types(arg0: typing.Any, arg1: typing.Any) -> None:
     """
     Registers nardy.Move and nardy.Step, which the core instantiates directly.
+    """
+def batch_afterstate_keys(engine: Engine, boards: numpy.ndarray, dice: numpy.ndarray, threads: typing.SupportsInt | typing.SupportsIndex = 1, cancel: CancelToken | None = None) -> tuple:
+    """
+    (keys (M,32) uint8, offsets (N+1,) int64): the afterstates of batch_afterstates as 32-byte position keys (Position.key), in the same order. Thread-safe; GIL released.
     """
 def batch_afterstate_features(engine: Engine, boards: numpy.ndarray, dice: numpy.ndarray, kind: str, rows: bool = False, threads: typing.SupportsInt | typing.SupportsIndex = 1, cancel: CancelToken | None = None) -> tuple:
     """

@@ -295,6 +295,50 @@ def afterstates(positions: PositionsLike, dice: Any,
     return (_boards(out[0], v, 1), *out[1:])
 
 
+def afterstate_keys(positions: PositionsLike, dice: Any,
+                    variant: Variant | type[Variant] | str | None = None, *,
+                    threads: int = 1) -> tuple[np.ndarray, np.ndarray]:
+    """The results of :func:`afterstates` alone, in the same order, as 32-byte position keys.
+
+    Returns ``(keys, offsets)``: keys (M, 32) uint8, row k the key of afterstate k as the core
+    holds it (unswapped: side 0 just moved), offsets (N + 1,) int64. Writing the position as
+    it is, with no board rows and no steps, keeps the call close to the core's own listing
+    rate. :func:`keys_to_boards` unpacks keys into rows; :func:`afterstate_steps` recovers the
+    steps of the rows whose steps are wanted.
+    """
+    boards, v = _resolve(positions, variant)
+    d = _as_dice(dice, len(boards))
+    keys, offsets = _core.batch_afterstate_keys(v.engine, boards, d, _threads(threads))
+    return keys, offsets
+
+
+def keys_to_boards(keys: Any, variant: Variant | type[Variant] | str | None = None) -> Boards:
+    """(M, 2, 26) int8 afterstate rows (side 1 to roll next) of (M, 32) uint8 keys from
+    :func:`afterstate_keys`; a key that is not a position of the variant raises
+    InvalidPositionError."""
+    v = as_variant(variant)
+    arr = keys if isinstance(keys, np.ndarray) else np.asarray(keys)
+    if arr.dtype != np.uint8:
+        raise InvalidPositionError(f"keys must be a uint8 array, got dtype {arr.dtype}")
+    if arr.ndim != 2 or arr.shape[1] != 32:
+        raise InvalidPositionError(f"keys must have shape (M, 32), got {arr.shape}")
+    raw = [bytes(k) for k in np.ascontiguousarray(arr)]
+    rows = _core.batch_rows(raw)
+    if _core.batch_keys(v.engine, rows, False) != raw:  # (validates every row)
+        raise InvalidPositionError("keys hold bits outside the position's slots")
+    return _boards(rows, v, 1)
+
+
+def afterstate_steps(positions: PositionsLike, dice: Any,
+                     variant: Variant | type[Variant] | str | None = None, *,
+                     threads: int = 1) -> tuple[np.ndarray, np.ndarray]:
+    """The steps of the afterstates of the rows given, ``(steps, offsets)``: steps (M, 4, 3)
+    int8 as :func:`afterstates` gives them, in the order of :func:`afterstate_keys`. Pass only
+    the rows whose steps are wanted: they are listed again."""
+    out = afterstates(positions, dice, variant, steps=True, threads=threads)
+    return out[2], out[1]
+
+
 def afterstate_features(positions: PositionsLike, dice: Any, kind: str | None = None,
                         variant: Variant | type[Variant] | str | None = None, *,
                         results: bool = False, threads: int = 1) -> tuple[np.ndarray, ...]:
@@ -457,6 +501,7 @@ def _threads(threads: int) -> int:
                              _validate.MAX_THREADS)
 
 
-__all__ = ["ENCODINGS", "XGID_FIELDS", "Boards", "afterstate_features", "afterstates", "as_boards",
-           "default_encoding", "encode", "encoding_width", "from_array", "from_position_ids",
-           "from_xgids", "to_array", "to_position_ids", "to_xgids"]
+__all__ = ["ENCODINGS", "XGID_FIELDS", "Boards", "afterstate_features", "afterstate_keys",
+           "afterstate_steps", "afterstates", "as_boards", "default_encoding", "encode",
+           "encoding_width", "from_array", "from_position_ids", "from_xgids", "keys_to_boards",
+           "to_array", "to_position_ids", "to_xgids"]
