@@ -51,11 +51,12 @@
 //                                                      // optional: the turn the roll gives,
 //                                                      // as groups of dice played one after
 //                                                      // the other (SequenceEnumerator below)
-//     uint32_t unswapped_targets(Step earlier, int from) const;
+//     uint32_t unswapped_targets(const State&, Step earlier, int from) const;
 //                                                      // optional, for doubles searched in
 //                                                      // every order: the targets of steps
 //                                                      // from `from` (above earlier.from)
-//                                                      // that, made right after `earlier`,
+//                                                      // that, made right after `earlier`
+//                                                      // (the state after it is given),
 //                                                      // could NOT have been made first with
 //                                                      // the same two steps and the same state
 //                                                      // after both; for_each_step and
@@ -495,15 +496,15 @@ class Enumerator {
   // the search met earlier, in the sibling that made it first: pruning it changes neither the
   // moves nor the order they are first found in. ~0u: nothing to prune.
   static constexpr bool prunes_swaps() {
-    return requires(const P& p, Step a) { p.unswapped_targets(a, 0); };
+    return requires(const P& p, const State& s, Step a) { p.unswapped_targets(s, a, 0); };
   }
   template <int kDepth>
-  NARDY_HOT uint32_t fresh_targets(int from) const noexcept {
+  NARDY_HOT uint32_t fresh_targets(const State& s, int from) const noexcept {
     if constexpr (kDepth == 0) {
       return ~0u;
     } else {
       const Step prev = path_[kDepth - 1];
-      return from > prev.from ? policy_.unswapped_targets(prev, from) : ~0u;
+      return from > prev.from ? policy_.unswapped_targets(s, prev, from) : ~0u;
     }
   }
 
@@ -555,7 +556,7 @@ class Enumerator {
           record(result, st, 4, 4 * die_, kOrdered);
         };
         if constexpr (prunes_swaps() && !kOrdered) {
-          const uint32_t targets = fresh_targets<kDepth>(from);
+          const uint32_t targets = fresh_targets<kDepth>(s, from);
           if (targets != ~0u) {
             policy_.for_each_last_step(s, from, die_, each, targets);
             continue;
@@ -574,7 +575,7 @@ class Enumerator {
           }
         };
         if constexpr (prunes_swaps() && !kOrdered) {
-          const uint32_t targets = fresh_targets<kDepth>(from);
+          const uint32_t targets = fresh_targets<kDepth>(s, from);
           if (targets != ~0u) {
             policy_.for_each_step(s, from, die_, each, targets);
             continue;

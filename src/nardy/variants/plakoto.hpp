@@ -5,10 +5,10 @@
 // opponent. The "mother" rule ends the game when a side's last checker on its starting point
 // is pinned there.
 //
-// Pins are stored as Shlem stores its prisoners (position.hpp's variant nibbles 10..15 of the
-// high word, the 24-bit mask at bits 40..63): bit i set = this side's single checker on its
-// own index i is pinned. In side arrays a pinned checker is -1 on its index, as a prisoner is,
-// so nardy._core.encode / decode, the text form and the pictures read them unchanged.
+// Pins are stored as Shlem stores its prisoners, through variants/held.hpp: bit i of the held
+// mask set = this side's single checker on its own index i is pinned. In side arrays a pinned
+// checker is -1 on its index, as a prisoner is, so nardy._core.encode / decode, the text form
+// and the pictures read them unchanged.
 #pragma once
 
 #include <bit>
@@ -19,22 +19,18 @@
 #include "nardy/position.hpp"
 #include "nardy/rules.hpp"
 #include "nardy/variants/common.hpp"
+#include "nardy/variants/held.hpp"
 #include "nardy/variants/traits.hpp"
 
 namespace nardy {
 
 namespace plakoto {
 
-inline constexpr int kPinShift = 40;  // bit of index 0 in Side::w[1]
-inline constexpr int kStart = 23;     // every checker's starting point (the 24-point)
+inline constexpr int kStart = 23;  // every checker's starting point (the 24-point)
 
-constexpr uint32_t pinned(const Side& s) noexcept {
-  return static_cast<uint32_t>(s.w[1] >> kPinShift) & kBoardMask;
-}
-constexpr void set_pin(Side& s, int i) noexcept { s.w[1] |= uint64_t{1} << (kPinShift + i); }
-constexpr void clear_pin(Side& s, int i) noexcept {
-  s.w[1] &= ~(uint64_t{1} << (kPinShift + i));
-}
+constexpr uint32_t pinned(const Side& s) noexcept { return held::mask(s); }
+constexpr void set_pin(Side& s, int i) noexcept { held::set(s, i); }
+constexpr void clear_pin(Side& s, int i) noexcept { held::clear(s, i); }
 
 // Whose "mother" (the last checker on its own starting point) is pinned there.
 constexpr bool mother_pinned(const Side& s) noexcept { return (pinned(s) >> kStart) & 1u; }
@@ -274,20 +270,8 @@ struct Plakoto {
     return {};
   }
 
-  static Side make_side(const SideArray& a) noexcept {
-    Side s;
-    for (int k = 0; k < kSlots; ++k) s.set(k, a[k] < 0 ? 1 : a[k]);
-    for (int k = 0; k < kPoints; ++k)
-      if (a[k] < 0) plakoto::set_pin(s, k);
-    return s;
-  }
-
-  static SideArray side_array(const Side& s) noexcept {
-    SideArray a{};
-    const uint32_t p = plakoto::pinned(s);
-    for (int k = 0; k < kSlots; ++k) a[k] = (k < kPoints && (p >> k & 1u)) ? -1 : s.count(k);
-    return a;
-  }
+  static Side make_side(const SideArray& a) noexcept { return held::make_side(a); }
+  static SideArray side_array(const Side& s) noexcept { return held::side_array(s); }
 
   // Pins need the checks of validate(): no fast path.
   static constexpr bool pack(const int8_t*, Position&) noexcept { return false; }

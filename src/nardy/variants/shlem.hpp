@@ -219,14 +219,16 @@ struct ShlemPolicy {
 
   bool final_ok(const State&) const noexcept { return true; }
 
-  // Two steps of a double on four different points (the later one's source above `earlier`'s,
-  // so `earlier` is no reserve entering) commute: each one's legality and effect (a capture, a
-  // hit, a prisoner freed, a point opened for entering) concern its own two points alone, and
-  // the stage cannot differ for `earlier` (only entering changes it, and a capture stays legal
-  // in stage 2).
-  static constexpr uint32_t unswapped_targets(Step earlier, int from) noexcept {
+  // Which steps of a double commute (the orders the search may skip). A step `later` from a
+  // point w above the point x that `earlier` left for y can be made first, to the same state,
+  // unless it goes on from y, lands on x where `earlier` freed a prisoner (it then takes that
+  // checker, or hits it), or enters on y (a capture there barred the entry before). All else a
+  // step does concerns its own two points, and the stage is the same for `earlier` in both
+  // orders (only entering changes it, and a capture stays legal in stage 2).
+  static constexpr uint32_t unswapped_targets(const State& s, Step earlier, int from) noexcept {
     if (from == earlier.to) return ~0u;
-    return (1u << earlier.from) | (1u << earlier.to);
+    if (from == kBar) return 1u << earlier.to;
+    return (1u << earlier.from) & s.theirs1 & ~s.ours;
   }
 
   // Stage 2 (hitting allowed) in the position as it stands.
