@@ -7,6 +7,7 @@
 #include <pybind11/stl.h>
 
 #include <chrono>
+#include <memory>
 #include <optional>
 #include <cstring>
 #include <stdexcept>
@@ -86,6 +87,18 @@ struct MoveSet {
   long find(const Position& p) const noexcept {
     for (size_t i = 0; i < moves.size(); ++i)
       if (moves[i].result == p) return static_cast<long>(i);
+    return -1;
+  }
+};
+
+// The moves of a whole turn (Engine.turn_legal), shared so that copies are cheap.
+struct TurnMoveSet {
+  std::shared_ptr<TurnList> list;
+  int d1 = 0, d2 = 0, turn = 1;
+
+  long find(const Position& p) const noexcept {
+    for (size_t i = 0; i < list->size(); ++i)
+      if ((*list)[i].result == p) return static_cast<long>(i);
     return -1;
   }
 };
@@ -405,6 +418,34 @@ Empty when the player cannot move (the turn passes).)doc")
       .def("find", [](const MoveSet& s, const Key& k) { return s.find(from_key(k)); },
            "Index of the move leading to the key, or -1.");
 
+  // The moves of a whole turn (Engine.turn_legal): nardy.TurnMoves reads them by index.
+  // A cascade can list millions, so nothing here makes Python objects for all of them.
+  py::class_<TurnMoveSet>(m, "TurnMoveSet", "The legal moves of a whole turn, in the core.")
+      .def("__len__", [](const TurnMoveSet& s) { return s.list->size(); })
+      .def_property_readonly("played", [](const TurnMoveSet& s) { return s.list->dice_played(); },
+                             "Dice the moves play (0: the turn passes).")
+      .def_property_readonly("dice", [](const TurnMoveSet& s) { return py::make_tuple(s.d1, s.d2); })
+      .def_property_readonly("turn", [](const TurnMoveSet& s) { return s.turn; })
+      .def("key", [](const TurnMoveSet& s, size_t i) {
+        if (i >= s.list->size()) throw py::index_error();
+        return to_key((*s.list)[i].result);
+      })
+      .def("steps", [](const TurnMoveSet& s, size_t i) {
+        if (i >= s.list->size()) throw py::index_error();
+        const TurnMove& m = (*s.list)[i];
+        py::tuple t(m.n_steps);
+        for (int k = 0; k < m.n_steps; ++k)
+          t[k] = py::make_tuple(int(m.steps[k].from), int(m.steps[k].to), bool(m.steps[k].hit));
+        return t;
+      })
+      .def("keys", [](const TurnMoveSet& s) {
+        py::list out(s.list->size());
+        for (size_t i = 0; i < s.list->size(); ++i) out[i] = py::cast(to_key((*s.list)[i].result));
+        return out;
+      })
+      .def("find", [](const TurnMoveSet& s, const Key& k) { return s.find(from_key(k)); },
+           "Index of the move leading to the key, or -1.");
+
   py::class_<Engine>(m, "Engine")
       .def(py::init([](Variant v, HeadRule head, bool block_at_end, ShlemStage stage,
                        ShlemEnd end, int pass_limit, bool no_hit_and_hide,
@@ -458,6 +499,19 @@ Empty when the player cannot move (the turn passes).)doc")
       }, py::arg("key"), py::arg("d1"), py::arg("d2"), py::arg("turn"),
          "(dice played, [(key, steps, named die), ...]): every legal move of the whole turn "
          "the roll gives on the mover's turn number `turn` (1 = the first).")
+      .def("turn_legal", [](Engine& e, const Key& k, int d1, int d2, int turn) {
+        check_dice(d1, d2);
+        if (turn < 1) raise_nardy("Error", "turn must be >= 1");
+        TurnMoveSet s;
+        s.list = std::make_shared<TurnList>();
+        e.generate_turn(from_key(k), d1, d2, std::min(turn, kLateTurn), *s.list);
+        s.d1 = d1;
+        s.d2 = d2;
+        s.turn = turn;
+        return s;
+      }, py::arg("key"), py::arg("d1"), py::arg("d2"), py::arg("turn"),
+         "The legal moves of the whole turn the roll gives on the mover's turn number `turn` "
+         "(a TurnMoveSet: read by index, nothing made in Python until asked).")
       .def("perft_turn", [](Engine& e, const Key& k, int depth, bool ordered, int first_turn,
                             const nardy_py::CancelToken* token) {
         if (depth < 0) throw py::value_error("depth must be >= 0");

@@ -29,7 +29,8 @@ from nardy.errors import (
     UnknownVariantError,
 )
 from nardy.perft import divide, perft
-from nardy.position import BAR, OFF, PASS, LegalMoves, Move, Position, Step, parse_position
+from nardy.position import (BAR, OFF, PASS, LegalMoves, Move, Position, Step, TurnMoves,
+                            parse_position)
 from nardy.variants import (
     BLACK,
     VARIANTS,
@@ -74,7 +75,7 @@ __all__ = [
     "LegalMoves", "LongNardy", "LongNardyClassic", "LongNardyExtended", "Moultezim", "Move",
     "Nackgammon", "Plakoto", "Portes", "Position",
     "QueryError",
-    "Shlem", "Step", "Tavla", "UnknownVariantError", "Variant", "divide", "find_variant", "perft", "_core",
+    "Shlem", "Step", "Tavla", "TurnMoves", "UnknownVariantError", "Variant", "divide", "find_variant", "perft", "_core",
     "parse_position",
     "Action", "CubeError", "Game", "GameRules", "GameStateError", "Match", "Phase", "Result",
     "SCORINGS", "Scoring", "find_scoring",

@@ -25,7 +25,8 @@ from nardy import _validate as _v
 from nardy.errors import GameStateError, InvalidArgumentError, InvalidRuleError
 from nardy.formats.gamestate import GameFormats
 from nardy.phases import FRESH, ROLLOFF, Phase, Turns
-from nardy.position import PASS, LegalMoves, Position
+from nardy.perft import LATE_TURN
+from nardy.position import PASS, LegalMoves, Position, TurnMoves
 from nardy.results import Action, Result, color_name
 from nardy.rules import GameRules, _make_rules
 from nardy.scoring import (
@@ -92,6 +93,7 @@ class Game(Turns, CubeActions, GameFormats):
         cube_level: int = 0,
         cube_owner: int | None = None,
         last_roll: bool = False,
+        turn_number: int | None = None,
         **rule_options: Any,
     ) -> None:
         # Each argument is checked for its type and range first (numpy scalars are taken as
@@ -107,6 +109,10 @@ class Game(Turns, CubeActions, GameFormats):
         cube_level = _v.integer(cube_level, "cube_level", 0, error=err)
         cube_owner = _player(cube_owner, "cube_owner")
         last_roll = _v.boolean(last_roll, "last_roll", error=err)
+        turn_number = _v.integer(turn_number, "turn_number", 1, LATE_TURN, error=err, none=True)
+        if turn_number is not None and position is None:
+            raise InvalidRuleError("turn_number is for games started from a position (from "
+                                   "the opening both players start at turn 1)")
         if position is not None:
             if variant is not None and as_variant(variant) != position.variant:
                 raise InvalidRuleError("position is of another variant than the game")
@@ -131,6 +137,14 @@ class Game(Turns, CubeActions, GameFormats):
         self._setup: dict[str, Any] = {
             "position": position, "starter": starter, "passes": passes,
             "cube_level": cube_level, "cube_owner": cube_owner, "last_roll": last_roll}
+        if turn_number is not None:
+            self._setup["turn_number"] = turn_number
+        self._plies = 0
+        # a game from a position is taken to be past the opening turns unless told otherwise
+        # (as perft does): Gul bara's doubles cascade there
+        self._first_turn = (1 if position is None else
+                            turn_number if turn_number is not None else
+                            1 if position == Position.start(v) else LATE_TURN)
 
         self._dice: tuple[int, int] | None = None
         self._moves: Any = None                  # the core's move set for the dice
@@ -208,13 +222,14 @@ class Game(Turns, CubeActions, GameFormats):
         cube_level: int = 0,
         cube_owner: int | None = None,
         last_roll: bool = False,
+        turn_number: int | None = None,
         **rule_options: Any,
     ) -> Game:
         """A new game built by applying ``history`` (with its recorded dice) in order. Rolls
         after the end of the history draw new dice from seed 0 (pass dice to control them)."""
         g = cls(variant, rules, 0, position=position, starter=starter, crawford=crawford,
                 passes=passes, cube_level=cube_level, cube_owner=cube_owner,
-                last_roll=last_roll, **rule_options)
+                last_roll=last_roll, turn_number=turn_number, **rule_options)
         if isinstance(history, (str, bytes)) or not isinstance(history, Iterable):
             raise InvalidArgumentError(f"history must be a sequence of nardy.Action, got "
                                        f"{_v.show(history)}")
@@ -361,7 +376,12 @@ class Game(Turns, CubeActions, GameFormats):
         if self._phase is not Phase.MOVE:
             raise GameStateError(f"no dice to play: the game is in phase {self._phase}")
         if self._legal is None:
-            self._legal = self._position.legal_moves(self._dice)  # type: ignore[arg-type]
+            if self._variant.sequence_turns:
+                self._legal = TurnMoves._make(  # type: ignore[assignment]
+                    self._position, self._dice, self.turn_number,  # type: ignore[arg-type]
+                    self._moves)
+            else:
+                self._legal = self._position.legal_moves(self._dice)  # type: ignore[arg-type]
         return self._legal
 
     def move_count(self) -> int:
@@ -407,11 +427,20 @@ class Game(Turns, CubeActions, GameFormats):
         self._random = self._rng.random
         self._legal = None
 
-        def moves(pos: Position, dice: tuple[int, int] | None) -> Any:
-            return None if dice is None else self._engine.legal(pos.key, dice[0], dice[1])
+        state.setdefault("_plies", 0)
+        state.setdefault("_first_turn", 1)
+        plies = self._plies
 
-        self._moves = moves(self._position, self._dice)
-        self._undo = [s[:3] + (moves(s[0], s[2]), None) + s[5:] for s in self._undo]
+        def moves(pos: Position, dice: tuple[int, int] | None, at: int) -> Any:
+            if dice is None:
+                return None
+            self._plies = at
+            return self._list_moves(pos, dice)
+
+        undo = [s[:3] + (moves(s[0], s[2], s[-1]), None) + s[5:] for s in self._undo]
+        self._moves = moves(self._position, self._dice, plies)
+        self._plies = plies
+        self._undo = undo
 
     def _repr_svg_(self) -> str:
         from nardy.svg import board

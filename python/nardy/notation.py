@@ -16,7 +16,10 @@ from nardy.variants import WHITE, Variant
 if TYPE_CHECKING:
     from nardy.position import Move, Position
 
-_TOKEN = re.compile(r"^(?P<chain>[^()]+?)(?:\((?P<n>[1-4])\))?$")
+# A turn of several rolls (Gul bara's cascade) has up to MAX_STEPS steps, so a chain may be
+# repeated more than four times: "24/23(8)".
+MAX_STEPS = 24
+_TOKEN = re.compile(r"^(?P<chain>[^()]+?)(?:\((?P<n>[1-9][0-9]?)\))?$")
 
 
 def _chains(move: Move) -> list[list[tuple[int, bool]]]:
@@ -85,7 +88,12 @@ def parse_chains(text: str, variant: Variant, color: int) -> list[list[tuple[int
             raise InvalidNotationError(f"{token!r}: 'off' can only end a chain")
         if len(points) < 2:
             raise InvalidNotationError(f"{token!r}: a chain needs a start and an end")
-        chains.extend([points] * int(m.group("n") or 1))
+        count = int(m.group("n") or 1)
+        if count > MAX_STEPS:
+            raise InvalidNotationError(f"{token!r}: a turn moves at most {MAX_STEPS} checkers")
+        chains.extend([points] * count)
+        if len(chains) > MAX_STEPS:
+            raise InvalidNotationError(f"{text!r} has more than {MAX_STEPS} chains")
     return chains
 
 
@@ -95,6 +103,6 @@ def parse_move_steps(text: str, variant: Variant, color: int) -> list[tuple[int,
     for chain in parse_chains(text, variant, color):
         for (a, _), (b, hit) in zip(chain, chain[1:]):
             steps.append((a, b, hit))
-    if len(steps) > 4:
-        raise InvalidNotationError(f"{text!r} has more than four steps")
+    if len(steps) > MAX_STEPS:
+        raise InvalidNotationError(f"{text!r} has more than {MAX_STEPS} steps")
     return steps

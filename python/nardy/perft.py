@@ -64,11 +64,65 @@ def perft(position: Position, depth: int, rolls: int = 21, first_turn: int | Non
     return v.engine.perft(position.key, depth, rolls == 36, None, t)
 
 
-def divide(position: Position, depth: int, rolls: int = 21, *,
+def divide(position: Position, depth: int, rolls: int = 21, first_turn: int | None = None, *,
            table_mb: int = 0) -> list[tuple[tuple[int, int], int]]:
     """perft split by the first roll: [((d1, d2), leaves), ...], d1 >= d2; ``table_mb`` as
-    for :func:`perft` (one table for every roll)."""
+    for :func:`perft` (one table for every roll). ``first_turn`` as for :func:`perft`: in a
+    variant whose turns depend on the turn number the sums are those of perft, ply by ply."""
     depth = _check(depth, rolls, 1)
     t = table(table_mb)
+    v = position.variant
+    if v.sequence_turns:
+        if first_turn is None:
+            first_turn = 1 if position == Position.start(v) else LATE_TURN
+        first_turn = _validate.integer(first_turn, "first_turn", 1, LATE_TURN)
+        return _divide_turns(position, depth, rolls == 36, first_turn)
     return [((d1, d2), n) for d1, d2, n in
-            position.variant.engine.divide(position.key, depth, rolls == 36, None, t)]
+            v.engine.divide(position.key, depth, rolls == 36, None, t)]
+
+
+def _rolls(ordered: bool) -> list[tuple[tuple[int, int], int]]:
+    """The 21 distinct rolls in the core's divide order, each with its weight (ordered:
+    a non-double stands for its two orders)."""
+    return [((b, a), 2 if ordered and a != b else 1)
+            for a in range(1, 7) for b in range(a, 7)]
+
+
+def _divide_turns(position: Position, depth: int, ordered: bool,
+                  first_turn: int) -> list[tuple[tuple[int, int], int]]:
+    # The core's perft_turn numbers the turns from its root: the root's ply p is on turn
+    # first_turn + p // 2. Below the first roll the opponent moves on the same turn number
+    # as the root's mover, which a root of its own cannot say, so the first two plies are
+    # walked here and the core counts from the grandchildren (on turn first_turn + 1).
+    engine = position.variant.engine
+    swap = _core.swap
+    late = first_turn >= LATE_TURN
+    next_turn = LATE_TURN if late else first_turn + 1
+
+    def finished(key: bytes) -> bool:
+        return engine.game_end(key) is not None
+
+    def children(key: bytes, dice: tuple[int, int], turn: int) -> list[bytes]:
+        moves = engine.turn_legal(key, dice[0], dice[1], turn)
+        return [swap(k) for k in moves.keys()] if len(moves) else [swap(key)]
+
+    rolls = _rolls(ordered)
+    out = []
+    for dice, weight in rolls:
+        n = 0
+        for child in children(position.key, dice, first_turn):
+            if depth == 1:
+                n += 1
+                continue
+            if finished(child):
+                continue
+            for dice2, w2 in rolls:
+                sub = 0
+                for grandchild in children(child, dice2, first_turn):
+                    if depth == 2:
+                        sub += 1
+                    else:
+                        sub += engine.perft_turn(grandchild, depth - 2, ordered, next_turn)
+                n += sub * w2
+        out.append((dice, n))
+    return out

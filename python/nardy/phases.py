@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 from nardy import _core
 from nardy import _validate as _v
 from nardy.errors import GameStateError, IllegalMoveError
+from nardy.notation import parse_chains
 from nardy.position import PASS, LegalMoves, Move, Position
 from nardy.results import Action, Result, color_arg, color_name
 from nardy.variants import BLACK, WHITE, Variant
@@ -99,18 +100,34 @@ class GameCore:
     _position: Position
     _phase: Phase
     _starter: int | None
+    _plies: int          # turns played (moves and passes) since the game's start position
+    _first_turn: int     # the turn number of the first of them
+
+    @property
+    def turn_number(self) -> int:
+        """The number of the turn of the player on roll, counted for each player (1: his
+        first; a passed turn counts). Gul bara's cascade depends on it. From the opening both
+        players start at 1; a game from a position starts at its ``turn_number``."""
+        return self._first_turn + self._plies // 2
+
+    def _list_moves(self, pos: Position, dice: tuple[int, int]) -> Any:
+        """The core's moves of the turn the dice give: the whole turn, on the mover's turn
+        number, where a turn can be several rolls (``sequence_turns``)."""
+        if self._variant.sequence_turns:
+            return self._engine.turn_legal(pos.key, dice[0], dice[1], self.turn_number)
+        return self._engine.legal(pos.key, dice[0], dice[1])
 
     def _snapshot(self) -> tuple[Any, ...]:
         return (self._position, self._phase, self._dice, self._moves, self._legal, self._starter,
                 self._cube_level, self._cube_owner, self._cube_turned, self._auto_done,
                 self._doubled_this_turn, self._resign, self._last_roll, self._result,
-                self._passes)
+                self._passes, self._plies)
 
     def _restore(self, s: tuple[Any, ...]) -> None:
         (self._position, self._phase, self._dice, self._moves, self._legal, self._starter,
          self._cube_level, self._cube_owner, self._cube_turned, self._auto_done,
          self._doubled_this_turn, self._resign, self._last_roll, self._result,
-         self._passes) = s
+         self._passes, self._plies) = s
 
     def _record(self, action: Action, snapshot: tuple[Any, ...]) -> None:
         self._history.append(action)
@@ -200,7 +217,7 @@ class Turns(GameCore):
         snap = self._snapshot()
         pos = self._position
         self._dice = pair
-        self._moves = self._engine.legal(pos.key, pair[0], pair[1])
+        self._moves = self._list_moves(pos, pair)
         self._legal = None
         self._phase = Phase.MOVE
         self._history.append(Action("roll", pos.turn, pair))
@@ -221,7 +238,7 @@ class Turns(GameCore):
             if self._rules.opening_roll == ROLLOFF:
                 pair = (max(w, b), min(w, b))
                 self._dice = pair
-                self._moves = self._engine.legal(pos.key, pair[0], pair[1])
+                self._moves = self._list_moves(pos, pair)
                 self._legal = None
                 self._phase = Phase.MOVE
             else:
@@ -255,7 +272,7 @@ class Turns(GameCore):
                 if move.strip().lower() in ("pass", "-", ""):
                     move = PASS
                 else:
-                    move = pos.parse_move(move, dice)
+                    move = self._parse(move, legal)
             if not isinstance(move, Move):
                 raise IllegalMoveError(f"not a move: {move!r}")
             if not move:
@@ -269,7 +286,8 @@ class Turns(GameCore):
                                        f"for {dice[0]}-{dice[1]} in {pos!r}")
             # Keep the caller's steps when each is one die (their order is the record's); a
             # chain written as one step (24/13) is recorded as the canonical single-die steps.
-            mv = move if pos.variant.one_die_each(move.steps, legal[idx].steps, dice) \
+            mv = move if pos.variant.one_die_each(move.steps, legal[idx].steps, dice,
+                                                  self.turn_number) \
                 else legal[idx]
             key = legal.key(idx)
         snap = self._snapshot()
@@ -292,7 +310,20 @@ class Turns(GameCore):
         self._record(Action("pass", mover, self._dice), snap)
         self._after_move(mover, False, passed=True)
 
+    def _parse(self, text: str, legal: Any) -> Move:
+        """The legal move (of ``legal``, the current dice's) that ``text`` denotes."""
+        pos = self._position
+        chains = parse_chains(text, pos.variant, pos.turn)
+        if not chains:
+            return PASS
+        idx = pos.variant.find_move(pos, chains, legal, text)
+        if idx < 0:
+            d = self._dice or (0, 0)
+            raise IllegalMoveError(f"{text!r} is not a legal move for {d[0]}-{d[1]}")
+        return legal[idx]  # type: ignore[no-any-return]
+
     def _after_move(self, mover: int, finished: bool, passed: bool = False) -> None:
+        self._plies += 1
         self._dice = None
         self._moves = None
         self._legal = None

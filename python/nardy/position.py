@@ -19,7 +19,7 @@ from nardy.errors import (
     InvalidNotationError,
     InvalidPositionError,
 )
-from nardy.notation import format_move, parse_chains, parse_move_steps
+from nardy.notation import MAX_STEPS, format_move, parse_chains, parse_move_steps
 from nardy.variants import BLACK, WHITE, Variant, as_variant
 
 BAR = 24
@@ -69,8 +69,9 @@ class Move:
         if not isinstance(steps, (list, tuple)):
             raise InvalidNotationError(
                 f"a move is a list or tuple of steps, got {_validate.show(steps)}")
-        if len(steps) > 4:
-            raise InvalidNotationError("a move has at most four steps")
+        if len(steps) > MAX_STEPS:
+            # four for a roll; a turn of several rolls (Gul bara's cascade) up to 24
+            raise InvalidNotationError(f"a move has at most {MAX_STEPS} steps")
         norm = []
         for s in steps:
             if not isinstance(s, (tuple, list)) or len(s) not in (2, 3):
@@ -421,13 +422,30 @@ class Position:
         player cannot move (then :meth:`pass_turn`)."""
         raise NotImplementedError  # the core's method replaces this one at import (below)
 
-    def play(self, move: Move | str, dice: Sequence[int]) -> Position:
+    def turn_moves(self, dice: Sequence[int], turn_number: int) -> LegalMoves | TurnMoves:
+        """The legal moves of the whole turn that the roll gives on the mover's
+        ``turn_number``-th turn (1: his first). In a variant whose turn can be several rolls
+        (``variant.sequence_turns``: Gul bara's cascade) a :class:`TurnMoves`; in the others
+        the turn number changes nothing and this is :meth:`legal_moves`."""
+        dice = _check_dice(dice)
+        n = _validate.integer(turn_number, "turn_number", 1, _validate.C_INT_MAX)
+        if not self._variant.sequence_turns:
+            return self.legal_moves(dice)
+        return TurnMoves._make(self, dice, n)
+
+    def _moves_for(self, dice: tuple[int, int], turn_number: int | None) -> Any:
+        return self.legal_moves(dice) if turn_number is None else self.turn_moves(dice,
+                                                                                  turn_number)
+
+    def play(self, move: Move | str, dice: Sequence[int], *,
+             turn_number: int | None = None) -> Position:
         """The position after a validated move (a :class:`Move` or notation) for the roll,
-        with the opponent on roll. Raises :class:`IllegalMoveError` if it is not legal."""
+        with the opponent on roll. Raises :class:`IllegalMoveError` if it is not legal.
+        ``turn_number``: the mover's turn number, for a whole turn of :meth:`turn_moves`."""
         dice = _validate.dice(dice)
-        moves = self.legal_moves(dice)
+        moves = self._moves_for(dice, turn_number)
         if isinstance(move, str):
-            move = self.parse_move(move, dice)
+            move = self.parse_move(move, dice, turn_number=turn_number)
         elif not isinstance(move, Move):
             raise InvalidNotationError(
                 f"a move must be a Move or notation text, not {type(move).__name__}")
@@ -451,12 +469,14 @@ class Position:
         """The same checkers with the opponent on roll (the turn passes)."""
         return self._raw(self._variant, _core.swap(self._key), 1 - self._turn)
 
-    def parse_move(self, text: str, dice: Sequence[int]) -> Move:
-        """The legal move that ``text`` denotes for the roll (chains like ``24/13`` allowed).
+    def parse_move(self, text: str, dice: Sequence[int], *,
+                   turn_number: int | None = None) -> Move:
+        """The legal move that ``text`` denotes for the roll (chains like ``24/13`` allowed;
+        with ``turn_number``, a move of the whole turn of :meth:`turn_moves`).
         Raises :class:`InvalidNotationError` or :class:`IllegalMoveError`."""
         dice = _check_dice(dice)
         chains = parse_chains(text, self._variant, self._turn)
-        moves = self.legal_moves(dice)
+        moves = self._moves_for(dice, turn_number)
         if not chains:
             if moves:
                 raise IllegalMoveError(f"cannot pass with {dice[0]}-{dice[1]}: a move is possible")
@@ -658,10 +678,147 @@ def _rebuild_legal_moves(position: Position, dice: tuple[int, int]) -> LegalMove
     return position.legal_moves(dice)
 
 
+class TurnMoves:
+    """The legal moves of a whole turn that can be several rolls (Gul bara's cascade: a double
+    followed by every higher double), one per resulting position: a lazy, read-only sequence
+    of :class:`Move` like :class:`LegalMoves`, made by :meth:`Position.turn_moves`.
+
+    The moves stay in the core: ``len``, ``in``, :meth:`key` and :meth:`index_of` make no
+    Python object per move, so a cascade that lists millions of moves (a 1-1 from the third
+    turn of an opening: about 3.2 million, some 400 MB in the core) can still be counted and
+    played by index; :meth:`keys`, :meth:`results` and iterating over all of them are for
+    small turns. ``played``: the dice the moves play (a cascade stops at a double that cannot
+    be played in full)."""
+
+    __slots__ = ("_core_set", "position", "dice", "turn_number")
+
+    position: Position
+    dice: tuple[int, int]
+    turn_number: int
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        raise TypeError("TurnMoves are made by Position.turn_moves(dice, turn_number)")
+
+    @classmethod
+    def _make(cls, position: Position, dice: tuple[int, int], turn_number: int,
+              core_set: Any = None) -> TurnMoves:
+        self = object.__new__(cls)
+        if core_set is None:
+            core_set = position.variant.engine.turn_legal(position.key, dice[0], dice[1],
+                                                          turn_number)
+        self._core_set = core_set
+        self.position = position
+        self.dice = dice
+        self.turn_number = turn_number
+        return self
+
+    @property
+    def played(self) -> int:
+        """How many dice each move plays (0: the turn passes)."""
+        return int(self._core_set.played)
+
+    def __len__(self) -> int:
+        return len(self._core_set)
+
+    def __bool__(self) -> bool:
+        return len(self._core_set) > 0
+
+    def _move(self, i: int) -> Move:
+        p = self.position
+        return Move(self._core_set.steps(i)).in_context(p.variant, p.turn)
+
+    def __getitem__(self, i: Any) -> Any:
+        n = len(self._core_set)
+        if isinstance(i, slice):
+            return [self._move(k) for k in range(*i.indices(n))]
+        if not _validate.is_int(i) or _validate.is_bool(i):
+            raise TypeError(f"TurnMoves indices must be integers or slices, not "
+                            f"{type(i).__name__}")
+        k = int(i)
+        if k < 0:
+            k += n
+        if not 0 <= k < n:
+            raise IndexError("TurnMoves index out of range")
+        return self._move(k)
+
+    def __iter__(self) -> Any:
+        return (self._move(k) for k in range(len(self._core_set)))
+
+    def key(self, i: int) -> bytes:
+        """The resulting position's key (mover's perspective, not swapped) of move ``i``."""
+        return self._core_set.key(i)  # type: ignore[no-any-return]
+
+    def steps(self, i: int) -> tuple[tuple[int, int, bool], ...]:
+        return self._core_set.steps(i)  # type: ignore[no-any-return]
+
+    def keys(self) -> list[bytes]:
+        return self._core_set.keys()  # type: ignore[no-any-return]
+
+    def find(self, key: bytes) -> int:
+        return self._core_set.find(key)  # type: ignore[no-any-return]
+
+    def index_of(self, move: Any) -> int:
+        """Index of the legal move leading where ``move`` leads (its steps applied in order),
+        or -1."""
+        if not isinstance(move, Move) or not move.steps:
+            return -1
+        key = self.position.variant.engine.apply(
+            self.position.key, [(s.from_, s.to, s.hit) for s in move.steps])
+        return -1 if key is None else self.find(key)
+
+    def __contains__(self, move: object) -> bool:
+        return self.index_of(move) >= 0
+
+    def count(self, value: Any = None) -> int:
+        if value is None:
+            return len(self)
+        return sum(1 for m in self if m == value)
+
+    def index(self, value: Any, start: int = 0, stop: int | None = None) -> int:
+        for i in range(*slice(start, stop).indices(len(self))):
+            if self[i] == value:
+                return i
+        raise ValueError(f"{value!r} is not in the legal moves")
+
+    def results(self) -> list[Position]:
+        """The resulting positions, opponent on roll, in move order."""
+        p = self.position
+        v, turn, swap, raw = p.variant, 1 - p.turn, _core.swap, Position._raw
+        return [raw(v, swap(k), turn) for k in self.keys()]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, TurnMoves):
+            return (other.position == self.position and other.dice == self.dice
+                    and other.turn_number == self.turn_number)
+        if isinstance(other, (list, tuple)):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        shown = ", ".join(str(m) for m in self[:4])
+        more = ", ..." if len(self) > 4 else ""
+        d = self.dice
+        return (f"<TurnMoves {d[0]}-{d[1]} turn {self.turn_number}: {len(self)} "
+                f"({shown}{more})>")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild_turn_moves, (self.position, self.dice, self.turn_number))
+
+
+Sequence.register(TurnMoves)
+
+
+def _rebuild_turn_moves(position: Position, dice: tuple[int, int], turn_number: int) -> Any:
+    return position.turn_moves(dice, turn_number)
+
+
 # Position.legal_moves is the core's method: one C call from the position to the lazy result.
 Position.legal_moves = _core._register_moves(  # type: ignore[method-assign]
     LegalMoves, Move, Step, Position, Variant, _check_dice)
 
 
-__all__ = ["BAR", "OFF", "PASS", "LegalMoves", "Move", "Position", "Step", "parse_position"]
+__all__ = ["BAR", "OFF", "PASS", "LegalMoves", "Move", "Position", "Step", "TurnMoves",
+           "parse_position"]
 

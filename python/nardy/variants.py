@@ -29,6 +29,12 @@ WHITE = 0
 BLACK = 1
 
 
+def _covers(step: Any, die: int) -> bool:
+    """Whether one step moves by ``die`` (a bear-off step by at most it)."""
+    distance = (24 if step.from_ == 24 else step.from_) - step.to
+    return distance <= die if step.to == -1 else distance == die
+
+
 class Variant:
     """Base class of every variant. Instances are hashable, immutable rule sets."""
 
@@ -214,12 +220,22 @@ class Variant:
         idx: int = moves.find(_core.encode(tuple(us), tuple(them), self.core_variant))
         return idx
 
-    def one_die_each(self, steps: Any, legal_steps: Any, dice: tuple[int, int]) -> bool:
+    def turn_dice(self, dice: tuple[int, int], turn_number: int | None = None) -> list[int]:
+        """The dice the roll gives the mover's turn ``turn_number``, in the order they are
+        played: a non-double's two, a double's four (a variant whose turn can be several
+        rolls lists them all, e.g. Gul bara's cascade)."""
+        return [dice[0]] * 4 if dice[0] == dice[1] else list(dice)
+
+    def one_die_each(self, steps: Any, legal_steps: Any, dice: tuple[int, int],
+                     turn_number: int | None = None) -> bool:
         """True when ``steps`` are as many as the legal move's and every step covers one of
-        the dice (a bear-off step may cover less): the caller's step order is then kept."""
+        the dice (a bear-off step may cover less): the caller's step order is then kept.
+        Beyond one roll's four dice the steps must follow the turn's dice in order."""
         if len(steps) != len(legal_steps):
             return False
-        left = [dice[0]] * 4 if dice[0] == dice[1] else list(dice)
+        left = self.turn_dice(dice, turn_number)
+        if len(left) > 4:
+            return all(_covers(s, d) for s, d in zip(steps, left))
         for step in steps:
             distance = (24 if step.from_ == 24 else step.from_) - step.to
             if step.to == -1:
@@ -678,6 +694,15 @@ class GulBara(LongNardy):
 
     def _make_engine(self) -> _core.Engine:
         return _core.Engine(self.core_variant, cascade_from_turn=self.rules["cascade_from_turn"])
+
+    def turn_dice(self, dice: tuple[int, int], turn_number: int | None = None) -> list[int]:
+        d1, d2 = dice
+        start = self.rules["cascade_from_turn"]
+        if d1 != d2 or turn_number is None or start == 0 or turn_number < start:
+            return super().turn_dice(dice, turn_number)
+        return [d for d in range(d1, 7) for _ in range(4)]
+
+
 class Plakoto(Variant):
     """Plakoto (Greek, the second game of tavli): all fifteen checkers start on the 24-point,
     backgammon's directions, no hitting: a checker landing on a single opponent checker pins

@@ -17,6 +17,7 @@ from typing import Any
 
 from nardy._validate import show as _show
 from nardy.errors import Error, InvalidRecordError
+from nardy.notation import MAX_STEPS
 from nardy.position import BAR, OFF, LegalMoves, Move, Position
 from nardy.variants import BLACK, VARIANTS, WHITE, Variant
 
@@ -120,6 +121,8 @@ def to_json(obj: Any) -> dict[str, Any]:
             extra["start_cube_owner"] = _COLOR_NAMES[setup["cube_owner"]]
         if setup["last_roll"]:
             extra["start_last_roll"] = True
+        if setup.get("turn_number") is not None:
+            extra["start_turn_number"] = setup["turn_number"]
         return {**head, "type": "game", "variant": _variant_json(obj.variant),
                 "rules": _rules_json(obj.rules), "seed": _seed_json(obj.seed),
                 "crawford": obj.crawford,
@@ -253,8 +256,9 @@ def _read_dice(value: Any, path: str) -> tuple[int, int]:
 
 
 def _read_move(value: Any, path: str) -> Move:
-    if not isinstance(value, list) or len(value) > 4:
-        raise _err(path, "a move is a list of at most 4 steps [from, to, hit]")
+    if not isinstance(value, list) or len(value) > MAX_STEPS:
+        # a turn of several rolls (Gul bara's cascade) has more than four
+        raise _err(path, f"a move is a list of at most {MAX_STEPS} steps [from, to, hit]")
     steps = []
     for k, s in enumerate(value):
         if (not isinstance(s, list) or len(s) != 3 or not _istype(s[0], (int,))
@@ -330,7 +334,7 @@ def _check_steps(game: Any, action: Any, path: str) -> None:
     if action.kind != "move" or not game.variant.linear_steps:
         return
     d1, d2 = action.dice
-    dice = [d1] * 4 if d1 == d2 else [d1, d2]
+    dice = game.variant.turn_dice((d1, d2), game.turn_number)
     steps = action.move.steps
     if len(steps) > len(dice):
         raise _err(f"{path}.move", f"{len(steps)} steps for {d1}-{d2}")
@@ -414,6 +418,9 @@ def from_json(d: Any) -> Any:
         owner = r.get("start_cube_owner", str, optional=True)
         if owner is not None:
             setup["cube_owner"] = _read_color(owner, "$.start_cube_owner")
+        turn_number = r.get("start_turn_number", int, optional=True)
+        if turn_number is not None:
+            setup["turn_number"] = turn_number
         try:
             out = Game(v, rules, seed, position=start, starter=starter, crawford=crawford,
                        **setup)
