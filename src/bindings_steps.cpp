@@ -57,14 +57,35 @@ int checked_action(const StepTurn& t, py::handle action) {
 }  // namespace
 
 void register_steps(py::module_& m) {
-  m.def("greedy_index", [](Engine& e, const py::bytes& key, int d1, int d2) -> long {
+  m.def("greedy_index", [](Engine& e, const py::bytes& key, int d1, int d2, long long turn) -> long {
           if (d1 < 1 || d1 > 6 || d2 < 1 || d2 > 6)
             raise_error("InvalidDiceError", "dice must be two integers from 1 to 6");
+          if (turn < 0) raise_error("InvalidArgumentError", "turn must be >= 0");
+          if (turn > 0 && e.has_sequences()) {
+            // the whole turn's moves (Engine.turn_legal's order), scored as rollouts do:
+            // the first of the best
+            thread_local TurnList turns;
+            e.generate_turn(position_from(key), d1, d2,
+                            static_cast<int>(turn < kLateTurn ? turn : kLateTurn), turns);
+            if (turns.empty()) return -1;
+            size_t best = 0;
+            int best_score = e.greedy_score(turns[0].result);
+            for (size_t i = 1; i < turns.size(); ++i) {
+              const int sc = e.greedy_score(turns[i].result);
+              if (sc > best_score) {
+                best_score = sc;
+                best = i;
+              }
+            }
+            return static_cast<long>(best);
+          }
           thread_local MoveList list;
           e.generate(position_from(key), d1, d2, list);
           return list.empty() ? -1 : static_cast<long>(e.choose_greedy(list));
-        }, py::arg("engine"), py::arg("key"), py::arg("d1"), py::arg("d2"),
-        "Index (in legal_moves order) of the move the greedy rollout policy plays; -1: pass.");
+        }, py::arg("engine"), py::arg("key"), py::arg("d1"), py::arg("d2"), py::arg("turn") = 0,
+        "Index (in legal_moves order; with the mover's turn number `turn` in a variant with "
+        "dice sequences, in Engine.turn_legal's order) of the move the greedy rollout policy "
+        "plays; -1: pass.");
   py::class_<StepTurn>(m, "StepTurn", R"doc(A turn played one checker step at a time.
 
 Actions are ``(from * 25 + to) * H + hit`` (from 0..24, 24 entering; to 0..24, 24 borne off;

@@ -687,7 +687,7 @@ def batch_xgids(engine: Engine, boards: numpy.ndarray, turn: numpy.ndarray) -> n
     """
 def encoding_width(arg0: str) -> int:
     ...
-def greedy_index(engine: Engine, key: bytes, d1: typing.SupportsInt | typing.SupportsIndex, d2: typing.SupportsInt | typing.SupportsIndex) -> int:
+def greedy_index(engine: Engine, key: bytes, d1: typing.SupportsInt | typing.SupportsIndex, d2: typing.SupportsInt | typing.SupportsIndex, turn: typing.SupportsInt | typing.SupportsIndex = 0) -> int:
     """
     Index (in legal_moves order) of the move the greedy rollout policy plays; -1: pass.
     """

@@ -159,7 +159,9 @@ class Table:
                 self._keys: dict[bytes, int] | None = None
                 self._afterstates: np.ndarray | None = None
                 if self.mode == "step":
-                    self.turn.begin(g.position.key, *self._dice())
+                    # a turn of several rolls (Gul bara's cascade) is stepped through whole,
+                    # as Game lists it
+                    self.turn.begin(g.position.key, *self._dice(), self._turn_number())
                 return
             raise AssertionError(f"unexpected phase {g.phase}")  # no cube: no other phase
 
@@ -198,7 +200,8 @@ class Table:
         if opponent == "random":
             index = rng.randrange(n)
         elif opponent == "greedy":
-            index = _core.greedy_index(self.variant.engine, g.position.key, *self._dice())
+            index = _core.greedy_index(self.variant.engine, g.position.key, *self._dice(),
+                                       self._turn_number())
         else:
             choice = opponent(g.position, self._moves)
             if isinstance(choice, (int, np.integer)) and not isinstance(choice, bool):
@@ -210,6 +213,23 @@ class Table:
                 if index < 0:
                     raise InvalidArgumentError(f"the opponent chose {choice!r}, not a legal move")
         self.play_move(index)
+
+    def _turn_features(self) -> np.ndarray:
+        """The encoded results of the first max_afterstates moves of a whole turn (Game's
+        TurnMoves, in its order; the player to roll next on roll)."""
+        moves = self._moves
+        n = min(len(moves), self.max_afterstates)
+        cv = self.variant.core_variant
+        rows = np.array([_core.decode(moves.key(i), cv) for i in range(n)],
+                        dtype=np.int8).reshape(n, 2, 26)
+        return batch.encode(rows, self.kind, on_roll=1)
+
+    def _turn_number(self) -> int:
+        """The mover's turn number where a turn can be several rolls, else 0 (the roll's
+        moves): the core's calls then list what Game.legal_moves lists."""
+        g = self.game
+        assert g is not None
+        return g.turn_number if self.variant.sequence_turns else 0
 
     def _dice(self) -> tuple[int, int]:
         """The dice of the turn being played (there is one whenever a move is asked for)."""
@@ -256,8 +276,11 @@ class Table:
             after = np.zeros((self.max_afterstates, self.width), dtype=np.float32)
             if mine:
                 if self._afterstates is None:
-                    feats, _ = batch.afterstate_features([g.position], g.dice, self.kind)
-                    self._afterstates = feats[:self.max_afterstates]
+                    if self.variant.sequence_turns:
+                        self._afterstates = self._turn_features()
+                    else:
+                        feats, _ = batch.afterstate_features([g.position], g.dice, self.kind)
+                        self._afterstates = feats[:self.max_afterstates]
                 n = len(self._afterstates)
                 after[:n] = self._afterstates
                 mask[:n] = 1
