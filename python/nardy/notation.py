@@ -89,11 +89,13 @@ def parse_chains(text: str, variant: Variant, color: int) -> list[list[tuple[int
         if len(points) < 2:
             raise InvalidNotationError(f"{token!r}: a chain needs a start and an end")
         count = int(m.group("n") or 1)
-        if count > MAX_STEPS:
-            raise InvalidNotationError(f"{token!r}: a turn moves at most {MAX_STEPS} checkers")
+        most = getattr(variant, "max_turn_steps", MAX_STEPS)
+        if count > most:
+            raise InvalidNotationError(f"{token!r}: a turn of {getattr(variant, 'name', 'any')} "
+                                       f"moves at most {most} checkers")
         chains.extend([points] * count)
-        if len(chains) > MAX_STEPS:
-            raise InvalidNotationError(f"{text!r} has more than {MAX_STEPS} chains")
+        if len(chains) > most:
+            raise InvalidNotationError(f"{text!r} has more than {most} chains")
     return chains
 
 

@@ -73,6 +73,8 @@ class Variant:
     #: a roll may give a turn of several groups of dice whose moves depend on the mover's
     #: turn number (the game layer asks :meth:`turn_moves`)
     sequence_turns: ClassVar[bool] = False
+    #: the most checker steps one turn can have (more only where a turn is several rolls)
+    max_turn_steps: ClassVar[int] = 4
     #: a game may also end before anyone has borne off, when :meth:`status` says so
     status_ends: ClassVar[bool] = False
     #: every step of a move covers one die along the line (entering from the bar counts 25),
@@ -691,6 +693,7 @@ class GulBara(LongNardy):
     last_roll_draw_allowed = False
     cube_allowed = False
     sequence_turns = True
+    max_turn_steps = 24  # 1-1 and every higher double
 
     def _make_engine(self) -> _core.Engine:
         return _core.Engine(self.core_variant, cascade_from_turn=self.rules["cascade_from_turn"])
