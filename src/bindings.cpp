@@ -501,7 +501,7 @@ Empty when the player cannot move (the turn passes).)doc")
          "the roll gives on the mover's turn number `turn` (1 = the first).")
       .def("turn_legal", [](Engine& e, const Key& k, int d1, int d2, int turn) {
         check_dice(d1, d2);
-        if (turn < 1) raise_nardy("Error", "turn must be >= 1");
+        if (turn < 1) raise_error("Error", "turn must be >= 1");
         TurnMoveSet s;
         s.list = std::make_shared<TurnList>();
         e.generate_turn(from_key(k), d1, d2, std::min(turn, kLateTurn), *s.list);
