@@ -42,6 +42,12 @@
 //                                                      // without making the step
 //     uint32_t quiet_points(const State&) const;       // the points where a checker lands
 //                                                      // without side effects (a hit)
+//     bool exact_turn(const State&, int d1, int d2) const;
+//                                                      // optional: false when the turn from
+//                                                      // this start may break the promises of
+//                                                      // kExactLastSources (a rule that is
+//                                                      // exact only where it cannot bite):
+//                                                      // count() then lists the moves
 //     bool plain_sources(const State&, PlainSources&) const;
 //                                                      // optional: true (and the masks) when
 //                                                      // the state's sources follow the plain
@@ -131,7 +137,7 @@ class Enumerator {
     if constexpr (counts_last_steps()) {
       // (begin_turn writes the start in place: copied out of a fresh stack array it was read
       // whole right after being written field by field, a store-forwarding stall a turn.)
-      if (policy_.begin_turn(pos, d1, d2, starts_) == 1) {
+      if (policy_.begin_turn(pos, d1, d2, starts_) == 1 && exact_turn(starts_[0], d1, d2)) {
         counted_ = true;
         drop_segments();
         run<true>(starts_[0], d1, d2, picked_);
@@ -229,6 +235,13 @@ class Enumerator {
       return P::kExactLastSources && same_die_steps_may_commute();
     } else {
       return false;
+    }
+  }
+  bool exact_turn(const State& s, int d1, int d2) const noexcept {
+    if constexpr (requires { policy_.exact_turn(s, d1, d2); }) {
+      return policy_.exact_turn(s, d1, d2);
+    } else {
+      return true;
     }
   }
   static constexpr bool has_last_step() {
