@@ -128,6 +128,49 @@ struct LongNardyPolicy {
     return !rules_.block_check_at_end || !forbidden_block(s);
   }
 
+  // -- counting moves without making them (Enumerator::count, pick) ---------------------
+  // Without the six-block rule every source of sources() has its one step and the order of
+  // steps never matters (the head limit only caps how many steps leave the head). The rule
+  // can bite only where the points held plus every point a checker could land on this turn
+  // hold a forbidden block (a smaller set of points never holds one a larger set does not):
+  // elsewhere the moves are counted, there they are listed.
+  static constexpr bool kExactLastSources = true;
+  NARDY_HOT bool exact_turn(const State& s, int d1, int d2) const noexcept {
+    const uint32_t o = s.ours;
+    const uint32_t reach = d1 == d2 ? o >> d1 | o >> 2 * d1 | o >> 3 * d1 | o >> 4 * d1
+                                    : o >> d1 | o >> d2 | o >> (d1 + d2);
+    return !forbidden_block(o | (reach & ~s.theirs), s.their_path);
+  }
+  // No hitting: a landing has no side effect.
+  static constexpr uint32_t quiet_points(const State&) noexcept { return kBoardMask; }
+
+  // sources() after one step from `from` with `die`, from the masks alone.
+  NARDY_HOT uint32_t next_sources(const State& s, int from, int die, int next_die) const noexcept {
+    // (A step off lands on a bit above the board, masked out.)
+    const uint32_t left = (1u << from) & (0u - uint32_t(s.pos.us.single(from)));
+    const uint32_t landed = (1u << ((from - die) & 31)) & kBoardMask;
+    const uint32_t ours = (s.ours & ~left) | landed;
+    const bool head_closed = s.heads_left - int(from == kHead) == 0;
+    const uint32_t movable = ours & ~(uint32_t(head_closed) << kHead);
+    return race_sources(ours, next_die) & movable & ~(s.theirs << next_die);
+  }
+
+  // Plain sources (PlainSources) while two checkers or more stand outside the home quarter:
+  // then no bear-off is legal here or one step away. Two steps are left whenever this is
+  // asked, so the head limit reads as: a closed head is no source, a head that one more
+  // checker may leave is a source only once (as a single checker is), else it is free.
+  NARDY_HOT bool plain_sources(const State& s, PlainSources& p) const noexcept {
+    const Side& us = s.pos.us;
+    const uint32_t outside = s.ours & ~kHomeMask;
+    if (outside == 0) return false;
+    if ((outside & (outside - 1)) == 0 && us.single(std::countr_zero(outside))) return false;
+    constexpr uint32_t head = 1u << kHead;
+    p.ours = s.ours & ~(head & (0u - uint32_t(s.heads_left == 0)));
+    p.singles = (s.ours & ~us.occ2()) | (head & (0u - uint32_t(s.heads_left == 1)));
+    p.blocked = s.theirs;
+    return true;
+  }
+
   NARDY_HOT static bool forbidden_block(const State& s) noexcept {
     return forbidden_block(s.ours, s.their_path);
   }
