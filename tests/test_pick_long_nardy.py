@@ -5,7 +5,7 @@ turn takes. So the random player's distribution (uniform over distinct results, 
 order) and every seeded rollout are those of listing.
 
 Positions come from random games played through the listing API, from every phase, and from
-positions built to sit next to the six-block rule (where the turn is listed instead).
+positions built to sit next to the six-block or prime rules (where the turn is listed).
 NARDY_SLOW=1 checks five times as many.
 """
 
@@ -20,8 +20,10 @@ import nardy
 
 try:
     from tests.test_core_long_nardy import _block_heavy_positions
+    from tests.test_fevga import crowded
 except ImportError:  # plain `pytest` puts tests/ on sys.path instead of the root
     from test_core_long_nardy import _block_heavy_positions  # type: ignore[no-redef]
+    from test_fevga import crowded  # type: ignore[no-redef]
 
 SLOW = os.environ.get("NARDY_SLOW") == "1"
 ALL_ROLLS = [(a, b) for a in range(1, 7) for b in range(1, 7)]
@@ -78,4 +80,23 @@ def test_long_nardy_pick_is_the_listed_move(options):
 def test_long_nardy_pick_next_to_a_block(block_check):
     v = nardy.LongNardy(block_check=block_check)
     positions = _block_heavy_positions(500 if SLOW else 100, seed=31)
+    check(v, [nardy.Position.from_sides(v, m, o)._key for m, o in positions])
+
+
+FEVGA = [dict(), dict(prime="all-behind"), dict(prime="free", start_quarter=False),
+         dict(first_checker="opponent-quarter"), dict(block_check="end"),
+         dict(prime="all-behind", block_check="end", their_quarter_limit=3),
+         dict(prime="free", start_quarter=False, their_quarter_limit=4)]  # Moultezim
+
+
+@pytest.mark.parametrize("options", FEVGA, ids=lambda o: "-".join(map(str, o.values())) or "default")
+def test_fevga_pick_is_the_listed_move(options):
+    v = nardy.Fevga(**options)
+    check(v, game_keys(v, 600 if SLOW else 150, seed=len(options) + 40))
+
+
+@pytest.mark.parametrize("options", FEVGA[:3], ids=lambda o: "-".join(map(str, o.values())) or "default")
+def test_fevga_pick_next_to_a_prime(options):
+    v = nardy.Fevga(**options)
+    positions = crowded(300 if SLOW else 60, seed=8)
     check(v, [nardy.Position.from_sides(v, m, o)._key for m, o in positions])

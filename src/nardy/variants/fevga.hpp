@@ -16,9 +16,10 @@
 
 namespace nardy {
 
-struct FevgaPolicy {
+// Fevga's rules as LongBoardSteps' hooks (long_nardy.hpp has the steps they share with long
+// nardy's).
+struct FevgaPolicy : LongBoardSteps<FevgaPolicy> {
   static constexpr int kCheckers = 15;
-  static constexpr int kStart = LongNardyPolicy::kHead;           // the mover's index 23
   static constexpr uint32_t kStartQuarter = 0x3Fu << 18;          // the mover's 18..23
   static constexpr uint32_t kTheirQuarter = 0x3Fu << 6;           // the opponent's 18..23
 
@@ -36,9 +37,6 @@ struct FevgaPolicy {
     bool inherited = false;
   };
 
-  bool order_mattered() const noexcept { return order_flag_; }
-  void reset_order_flag() const noexcept { order_flag_ = false; }
-
   explicit FevgaPolicy(const Rules& rules = {})
       : rules_(rules), passed_mask_((2u << (rules.fevga_first == FevgaFirst::PastStart ? 10 : 11)) - 1) {}
 
@@ -55,65 +53,22 @@ struct FevgaPolicy {
     return 1;
   }
 
-  NARDY_HOT uint32_t sources(const State& s, int die) const noexcept {
-    uint32_t movable = s.ours;
-    if (start_locked(s)) {
-      movable &= ~(1u << kStart);
-      // the first checker may pass later in the turn and free the start: order matters
-      order_flag_ |= (s.ours >> kStart) & 1u;
-    }
-    return race_sources(s.ours, die) & movable & ~(s.theirs << die);
+  // LongBoardSteps' hooks. While the first checker has not gone far enough (and no checker
+  // is off), none other leaves the start unless all fifteen are still there; the first may
+  // pass later in the turn and free the start, so then order matters.
+  int start_steps_left(const State& s) const noexcept {
+    if (!start_locked(s)) return kCheckers;
+    order_flag_ |= (s.ours >> kStart) & 1u;
+    return 0;
   }
-
-  template <class F>
-  NARDY_HOT void for_each_step(const State& s, int from, int die, F&& f) const {
-    const int to = from - die;
-    if (to >= 0) {
-      State n = s;
-      move_checker(n.pos.us, n.ours, from, to, die);
-      // The restrictions only grow with the points held: a step onto a point already held
-      // cannot break one.
-      if (!(s.ours & (1u << to)) && !rules_.block_check_at_end && !s.inherited &&
-          forbidden(n.ours, s)) {
-        order_flag_ = true;
-        return;
-      }
-      f(n, Step{int8_t(from), int8_t(to), 0});
-      return;
-    }
-    if (!may_bear_off(s.pos.us, s.ours, from, to)) return;
-    State n = s;
-    move_checker(n.pos.us, n.ours, from, kOff, die);
-    f(n, Step{int8_t(from), int8_t(kBearOffTo), 0});
+  static void on_step(State&, int) noexcept {}
+  bool checked_at_end(const State& s) const noexcept {
+    return rules_.block_check_at_end || s.inherited;
   }
-
-  // The last step of a move: the resulting position only, with the checks final_ok() would
-  // make on it.
-  static constexpr bool kLastStep = true;
-  template <class F>
-  NARDY_HOT void for_each_last_step(const State& s, int from, int die, F&& f) const {
-    const int to = from - die;
-    const bool end_check = rules_.block_check_at_end || s.inherited;
-    Position p = s.pos;
-    if (to >= 0) {
-      const uint32_t bit = 1u << to;
-      p.us.move_down(from, die);
-      const bool new_point = !(s.ours & bit);
-      if ((new_point || end_check) && forbidden((s.ours & ~vacated(p.us, from)) | bit, s)) {
-        order_flag_ |= !end_check;
-        return;
-      }
-      f(p, Step{int8_t(from), int8_t(to), 0});
-      return;
-    }
-    if (!may_bear_off(s.pos.us, s.ours, from, to)) return;
-    p.us.move_down(from, die);
-    if (end_check && forbidden(s.ours & ~vacated(p.us, from), s)) return;
-    f(p, Step{int8_t(from), int8_t(kBearOffTo), 0});
-  }
-
-  bool final_ok(const State& s) const noexcept {
-    return !(rules_.block_check_at_end || s.inherited) || !forbidden(s.ours, s);
+  // Counted only where the start cannot lock during the turn: the start is empty, or the
+  // first checker has gone far enough (it stays so until a checker is off), or one is off.
+  bool exact_start(const State& s) const noexcept {
+    return !((s.ours >> kStart) & 1u) || (s.ours & passed_mask_) || s.pos.us.off() > 0;
   }
 
   // The six-point rules on the mover's points `ours` (own coordinates).
@@ -137,8 +92,6 @@ struct FevgaPolicy {
   }
 
  private:
-  // While the first checker has not gone far enough (and no checker is off), none other
-  // leaves the start unless all fifteen are still there.
   bool start_locked(const State& s) const noexcept {
     return s.pos.us.count(kStart) != kCheckers && !(s.ours & passed_mask_) &&
            s.pos.us.off() == 0;
@@ -146,7 +99,6 @@ struct FevgaPolicy {
 
   Rules rules_;
   uint32_t passed_mask_;  // the points at which the first checker has gone far enough
-  mutable bool order_flag_ = false;
 };
 
 // Fevga's game: long nardy's geometry and setup (15 checkers on the mover's index 23, the

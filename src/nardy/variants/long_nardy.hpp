@@ -1,5 +1,6 @@
 // Long nardy: no hitting, one checker off the head a turn (with first-turn exceptions), and
-// no six-point block in front of every opponent checker.
+// no six-point block in front of every opponent checker; and the steps of every game on its
+// board (LongBoardSteps).
 #pragma once
 
 #include <algorithm>
@@ -13,9 +14,156 @@
 
 namespace nardy {
 
-struct LongNardyPolicy {
+// The steps of the games played on long nardy's board (long nardy, Fevga, Gul bara): both
+// sides move the same way from diagonally opposite starts, no hitting (a point holding any
+// opponent checker is closed), bearing off from the home quarter, a limit on the checkers
+// leaving the start point, and a rule on the points the mover holds, checked after each step
+// or at the end of the turn, that holding more points never lifts (long nardy's six-block,
+// Fevga's primes). The variant D supplies, for its State (pos, ours, theirs and its own):
+//   int start_steps_left(const State&) const     checkers that may still leave the start
+//                                                 point (index 23) now; 0 closes it
+//   void on_step(State& next, int from) const     its bookkeeping of a step from `from`
+//   bool forbidden(uint32_t ours, const State&) const   the rule on the points `ours`
+//   bool checked_at_end(const State&) const       the rule is checked at the end of the turn
+//                                                 only (else after every step)
+//   bool exact_start(const State&) const          counting is allowed by its other rules
+// Order matters only when the rule rejects a step checked after it (or a rule of D says so).
+template <class D>
+struct LongBoardSteps {
+  static constexpr int kStart = 23;
+
+  bool order_mattered() const noexcept { return order_flag_; }
+  void reset_order_flag() const noexcept { order_flag_ = false; }
+
+  template <class S>
+  NARDY_HOT uint32_t sources(const S& s, int die) const noexcept {
+    const uint32_t movable = s.ours & ~(uint32_t(d().start_steps_left(s) == 0) << kStart);
+    // a target holding any opponent checker is out
+    return race_sources(s.ours, die) & movable & ~(s.theirs << die);
+  }
+
+  template <class S, class F>
+  NARDY_HOT void for_each_step(const S& s, int from, int die, F&& f) const {
+    const int to = from - die;
+    if (to >= 0) {
+      const uint32_t bit = 1u << to;
+      // (a target holding an opponent checker: sources() has left `from` out already)
+      S n = s;
+      move_checker(n.pos.us, n.ours, from, to, die);
+      d().on_step(n, from);
+      // A step onto a point already held cannot break the rule. Without branches until the
+      // rare rejection: whether a step lands on a new point is as good as random, and a
+      // mispredicted branch costs more than the test. (A mask, not a condition, or the
+      // compiler branches on it to skip the test; no points held break no rule.)
+      const uint32_t tested = 0u - uint32_t(!(s.ours & bit) & !d().checked_at_end(s));
+      if (d().forbidden(n.ours & tested, s)) {
+        order_flag_ = true;
+        return;
+      }
+      f(n, Step{int8_t(from), int8_t(to), 0});
+      return;
+    }
+    if (!may_bear_off(s.pos.us, s.ours, from, to)) return;
+    S n = s;
+    move_checker(n.pos.us, n.ours, from, kOff, die);
+    d().on_step(n, from);
+    f(n, Step{int8_t(from), int8_t(kBearOffTo), 0});
+  }
+
+  // The last step of a move: the resulting position, and the mover's points only as far as
+  // the rule needs them (checked here whichever the moment: this is the end).
+  static constexpr bool kLastStep = true;
+  template <class S, class F>
+  NARDY_HOT void for_each_last_step(const S& s, int from, int die, F&& f) const {
+    const int to = from - die;
+    const bool at_end = d().checked_at_end(s);
+    Position p = s.pos;
+    if (to >= 0) {
+      const uint32_t bit = 1u << to;
+      p.us.move_down(from, die);
+      // First with the source still counted as held: holding more points never lifts the
+      // rule, so only a (rare) yes needs the exact points.
+      const uint32_t tested = 0u - uint32_t(!(s.ours & bit) | at_end);
+      if (d().forbidden((s.ours | bit) & tested, s)) {
+        if (d().forbidden(((s.ours & ~vacated(p.us, from)) | bit) & tested, s)) {
+          order_flag_ |= !at_end;
+          return;
+        }
+      }
+      f(p, Step{int8_t(from), int8_t(to), 0});
+      return;
+    }
+    if (!may_bear_off(s.pos.us, s.ours, from, to)) return;
+    p.us.move_down(from, die);
+    if (at_end && d().forbidden(s.ours & ~vacated(p.us, from), s)) return;
+    f(p, Step{int8_t(from), int8_t(kBearOffTo), 0});
+  }
+
+  template <class S>
+  bool final_ok(const S& s) const noexcept {
+    return !d().checked_at_end(s) || !d().forbidden(s.ours, s);
+  }
+
+  // -- counting moves without making them (Enumerator::count, pick) ---------------------
+  // Where the rule on the points held cannot bite, every source of sources() has its one
+  // step and the order of steps never matters (the start limit only caps how many steps
+  // leave the start). It can bite only where the points held plus every point a checker
+  // could land on with the roll break it (a smaller set of points never breaks it when a
+  // larger one does not): there the turn is listed, elsewhere its moves are counted.
+  static constexpr bool kExactLastSources = true;
+  template <class S>
+  NARDY_HOT bool exact_turn(const S& s, int d1, int d2) const noexcept {
+    const uint32_t o = s.ours;
+    const uint32_t reach = d1 == d2 ? o >> d1 | o >> 2 * d1 | o >> 3 * d1 | o >> 4 * d1
+                                    : o >> d1 | o >> d2 | o >> (d1 + d2);
+    return d().exact_start(s) && !d().forbidden(o | (reach & ~s.theirs), s);
+  }
+  // No hitting: a landing has no side effect.
+  template <class S>
+  static constexpr uint32_t quiet_points(const S&) noexcept { return kBoardMask; }
+
+  // sources() after one step from `from` with `die`, from the masks alone.
+  template <class S>
+  NARDY_HOT uint32_t next_sources(const S& s, int from, int die, int next_die) const noexcept {
+    // (A step off lands on a bit above the board, masked out.)
+    const uint32_t left = (1u << from) & (0u - uint32_t(s.pos.us.single(from)));
+    const uint32_t landed = (1u << ((from - die) & 31)) & kBoardMask;
+    const uint32_t ours = (s.ours & ~left) | landed;
+    const bool start_closed = d().start_steps_left(s) - int(from == kStart) == 0;
+    const uint32_t movable = ours & ~(uint32_t(start_closed) << kStart);
+    return race_sources(ours, next_die) & movable & ~(s.theirs << next_die);
+  }
+
+  // Plain sources (PlainSources) while two checkers or more stand outside the home quarter:
+  // then no bear-off is legal here or one step away. Two steps are left whenever this is
+  // asked, so the start limit reads as: a closed start is no source, a start that one more
+  // checker may leave is a source only once (as a single checker is), else it is free.
+  template <class S>
+  NARDY_HOT bool plain_sources(const S& s, PlainSources& p) const noexcept {
+    const Side& us = s.pos.us;
+    const uint32_t outside = s.ours & ~kHomeMask;
+    if (outside == 0) return false;
+    if ((outside & (outside - 1)) == 0 && us.single(std::countr_zero(outside))) return false;
+    constexpr uint32_t start = 1u << kStart;
+    const int left = d().start_steps_left(s);
+    p.ours = s.ours & ~(start & (0u - uint32_t(left == 0)));
+    p.singles = (s.ours & ~us.occ2()) | (start & (0u - uint32_t(left == 1)));
+    p.blocked = s.theirs;
+    return true;
+  }
+
+ protected:
+  mutable bool order_flag_ = false;
+
+ private:
+  const D& d() const noexcept { return static_cast<const D&>(*this); }
+};
+
+// Long nardy: one checker off the head a turn (with first-turn exceptions), and no six-point
+// block in front of every opponent checker.
+struct LongNardyPolicy : LongBoardSteps<LongNardyPolicy> {
   static constexpr int kCheckers = 15;
-  static constexpr int kHead = 23;
+  static constexpr int kHead = kStart;
   // The opponent's index j lies on the mover's index (j + 12) % 24, so the opponent's head is
   // the mover's index 11; the same map taken twice is the identity.
   static constexpr int kTheirHead = 11;
@@ -29,11 +177,6 @@ struct LongNardyPolicy {
     uint32_t their_path = 0;
     int heads_left = 1;   // checkers that may still leave the head this turn
   };
-
-  // The six-block rule, checked after every step, is the only order-dependent rule: when it
-  // rejects a step the enumerator retries the turn trying every order.
-  bool order_mattered() const noexcept { return block_rejected_; }
-  void reset_order_flag() const noexcept { block_rejected_ = false; }
 
   explicit LongNardyPolicy(const Rules& rules = {}) : rules_(rules) {}
 
@@ -60,116 +203,14 @@ struct LongNardyPolicy {
     return 1;
   }
 
-  NARDY_HOT uint32_t sources(const State& s, int die) const noexcept {
-    const uint32_t movable = s.ours & ~(uint32_t(s.heads_left == 0) << kHead);
-    // a target holding any opponent checker is out
-    return race_sources(s.ours, die) & movable & ~(s.theirs << die);
+  // LongBoardSteps' hooks
+  static int start_steps_left(const State& s) noexcept { return s.heads_left; }
+  static void on_step(State& n, int from) noexcept { n.heads_left -= from == kHead; }
+  NARDY_HOT static bool forbidden(uint32_t ours, const State& s) noexcept {
+    return forbidden_block(ours, s.their_path);
   }
-
-  template <class F>
-  NARDY_HOT void for_each_step(const State& s, int from, int die, F&& f) const {
-    const int to = from - die;
-    if (to >= 0) {
-      const uint32_t bit = 1u << to;
-      // (a target holding an opponent checker: sources() has left `from` out already)
-      State n = s;
-      move_checker(n.pos.us, n.ours, from, to, die);
-      n.heads_left -= from == kHead;
-      // Without branches until the rare rejection: whether a step lands on a new point is as
-      // good as random, and a mispredicted branch costs more than the test. (A mask, not a
-      // condition, or the compiler branches on it to skip the test.)
-      const uint32_t tested = 0u - uint32_t(!(s.ours & bit) & !rules_.block_check_at_end);
-      if (forbidden_block(n.ours & tested, s.their_path)) {
-        block_rejected_ = true;
-        return;
-      }
-      f(n, Step{int8_t(from), int8_t(to), 0});
-      return;
-    }
-    if (!may_bear_off(s.pos.us, s.ours, from, to)) return;
-    State n = s;
-    move_checker(n.pos.us, n.ours, from, kOff, die);
-    f(n, Step{int8_t(from), int8_t(kBearOffTo), 0});
-  }
-
-  // The last step of a move: the resulting position, and the mover's points only as far as
-  // the six-block test needs them (checked here whichever the rule option: this is the end).
-  static constexpr bool kLastStep = true;
-  template <class F>
-  NARDY_HOT void for_each_last_step(const State& s, int from, int die, F&& f) const {
-    const int to = from - die;
-    Position p = s.pos;
-    if (to >= 0) {
-      const uint32_t bit = 1u << to;
-      // (a target holding an opponent checker: sources() has left `from` out already)
-      p.us.move_down(from, die);
-      // As in for_each_step; at the end of the turn the rule option decides what is tested.
-      const bool check_at_end = rules_.block_check_at_end;
-      // First with the source still counted as held: holding more points never allows a
-      // block the fewer points forbid, so only a (rare) yes needs the exact points.
-      const uint32_t tested = 0u - uint32_t(!(s.ours & bit) | check_at_end);
-      if (forbidden_block((s.ours | bit) & tested, s.their_path)) {
-        if (forbidden_block(((s.ours & ~vacated(p.us, from)) | bit) & tested, s.their_path)) {
-          block_rejected_ |= !check_at_end;
-          return;
-        }
-      }
-      f(p, Step{int8_t(from), int8_t(to), 0});
-      return;
-    }
-    if (!may_bear_off(s.pos.us, s.ours, from, to)) return;
-    p.us.move_down(from, die);
-    if (rules_.block_check_at_end && forbidden_block(s.ours & ~vacated(p.us, from), s.their_path))
-      return;
-    f(p, Step{int8_t(from), int8_t(kBearOffTo), 0});
-  }
-
-  bool final_ok(const State& s) const noexcept {
-    return !rules_.block_check_at_end || !forbidden_block(s);
-  }
-
-  // -- counting moves without making them (Enumerator::count, pick) ---------------------
-  // Without the six-block rule every source of sources() has its one step and the order of
-  // steps never matters (the head limit only caps how many steps leave the head). The rule
-  // can bite only where the points held plus every point a checker could land on this turn
-  // hold a forbidden block (a smaller set of points never holds one a larger set does not):
-  // elsewhere the moves are counted, there they are listed.
-  static constexpr bool kExactLastSources = true;
-  NARDY_HOT bool exact_turn(const State& s, int d1, int d2) const noexcept {
-    const uint32_t o = s.ours;
-    const uint32_t reach = d1 == d2 ? o >> d1 | o >> 2 * d1 | o >> 3 * d1 | o >> 4 * d1
-                                    : o >> d1 | o >> d2 | o >> (d1 + d2);
-    return !forbidden_block(o | (reach & ~s.theirs), s.their_path);
-  }
-  // No hitting: a landing has no side effect.
-  static constexpr uint32_t quiet_points(const State&) noexcept { return kBoardMask; }
-
-  // sources() after one step from `from` with `die`, from the masks alone.
-  NARDY_HOT uint32_t next_sources(const State& s, int from, int die, int next_die) const noexcept {
-    // (A step off lands on a bit above the board, masked out.)
-    const uint32_t left = (1u << from) & (0u - uint32_t(s.pos.us.single(from)));
-    const uint32_t landed = (1u << ((from - die) & 31)) & kBoardMask;
-    const uint32_t ours = (s.ours & ~left) | landed;
-    const bool head_closed = s.heads_left - int(from == kHead) == 0;
-    const uint32_t movable = ours & ~(uint32_t(head_closed) << kHead);
-    return race_sources(ours, next_die) & movable & ~(s.theirs << next_die);
-  }
-
-  // Plain sources (PlainSources) while two checkers or more stand outside the home quarter:
-  // then no bear-off is legal here or one step away. Two steps are left whenever this is
-  // asked, so the head limit reads as: a closed head is no source, a head that one more
-  // checker may leave is a source only once (as a single checker is), else it is free.
-  NARDY_HOT bool plain_sources(const State& s, PlainSources& p) const noexcept {
-    const Side& us = s.pos.us;
-    const uint32_t outside = s.ours & ~kHomeMask;
-    if (outside == 0) return false;
-    if ((outside & (outside - 1)) == 0 && us.single(std::countr_zero(outside))) return false;
-    constexpr uint32_t head = 1u << kHead;
-    p.ours = s.ours & ~(head & (0u - uint32_t(s.heads_left == 0)));
-    p.singles = (s.ours & ~us.occ2()) | (head & (0u - uint32_t(s.heads_left == 1)));
-    p.blocked = s.theirs;
-    return true;
-  }
+  bool checked_at_end(const State&) const noexcept { return rules_.block_check_at_end; }
+  static constexpr bool exact_start(const State&) noexcept { return true; }
 
   NARDY_HOT static bool forbidden_block(const State& s) noexcept {
     return forbidden_block(s.ours, s.their_path);
@@ -200,7 +241,6 @@ struct LongNardyPolicy {
   }
 
   Rules rules_;
-  mutable bool block_rejected_ = false;
 };
 
 // Long nardy's game (traits.hpp): 15 checkers on the head, no bar, the opponent's index j on
