@@ -61,6 +61,12 @@ struct FevgaPolicy : LongBoardSteps<FevgaPolicy> {
     order_flag_ |= (s.ours >> kStart) & 1u;
     return 0;
   }
+  // (A step that bears off leaves the start empty: no lock to lift.)
+  int start_steps_after(const State& s, int from, uint32_t ours) const noexcept {
+    const bool locked = s.pos.us.count(kStart) - int(from == kStart) != kCheckers &&
+                        !(ours & passed_mask_) && s.pos.us.off() == 0;
+    return locked ? 0 : kCheckers;
+  }
   static void on_step(State&, int) noexcept {}
   bool checked_at_end(const State& s) const noexcept {
     return rules_.block_check_at_end || s.inherited;

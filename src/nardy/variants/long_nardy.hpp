@@ -22,6 +22,9 @@ namespace nardy {
 // Fevga's primes). The variant D supplies, for its State (pos, ours, theirs and its own):
 //   int start_steps_left(const State&) const     checkers that may still leave the start
 //                                                 point (index 23) now; 0 closes it
+//   int start_steps_after(const State&, int from, uint32_t ours) const
+//                                                 the same after a step from `from` that
+//                                                 leaves the points `ours` held
 //   void on_step(State& next, int from) const     its bookkeeping of a step from `from`
 //   bool forbidden(uint32_t ours, const State&) const   the rule on the points `ours`
 //   bool checked_at_end(const State&) const       the rule is checked at the end of the turn
@@ -129,7 +132,7 @@ struct LongBoardSteps {
     const uint32_t left = (1u << from) & (0u - uint32_t(s.pos.us.single(from)));
     const uint32_t landed = (1u << ((from - die) & 31)) & kBoardMask;
     const uint32_t ours = (s.ours & ~left) | landed;
-    const bool start_closed = d().start_steps_left(s) - int(from == kStart) == 0;
+    const bool start_closed = d().start_steps_after(s, from, ours) == 0;
     const uint32_t movable = ours & ~(uint32_t(start_closed) << kStart);
     return race_sources(ours, next_die) & movable & ~(s.theirs << next_die);
   }
@@ -205,6 +208,9 @@ struct LongNardyPolicy : LongBoardSteps<LongNardyPolicy> {
 
   // LongBoardSteps' hooks
   static int start_steps_left(const State& s) noexcept { return s.heads_left; }
+  static int start_steps_after(const State& s, int from, uint32_t) noexcept {
+    return s.heads_left - int(from == kHead);
+  }
   static void on_step(State& n, int from) noexcept { n.heads_left -= from == kHead; }
   NARDY_HOT static bool forbidden(uint32_t ours, const State& s) noexcept {
     return forbidden_block(ours, s.their_path);
