@@ -570,6 +570,98 @@ PerftTable* bound_table(PerftTable* table, const Engine& engine, bool ordered) {
   return table;
 }
 
+
+// The search tree's expansion (nardy.search): for every row and each of the 21 rolls (high die
+// first, in nardy.search.ROLLS' order) the afterstates in move order, or the row itself when
+// the roll has no move, all swapped so that the player to roll next is side 0 (what an
+// evaluator reads). Rows are shared out to `threads` workers in chunks; the output is the same
+// for any thread count.
+py::tuple search_children_impl(const Engine& engine, const py::array& boards, int threads,
+                               Cancel* cancel) {
+  size_t n = 0;
+  const int8_t* b = boards_of(boards, n);
+  const Variant v = engine.variant();
+  const Rules& rules = engine.rules();
+  constexpr size_t kRolls = 21;
+  std::vector<Position> positions;
+  std::string err;
+  Buffer<int64_t> offsets;
+  offsets.grow(n * kRolls + 1);
+  Buffer<int8_t> rows;
+  nardy_py::run_released([&] {
+    err = engine.parse_rows(b, nullptr, n, positions);
+    if (!err.empty()) return;
+    const int t = std::min<int>(resolve_threads(threads),
+                                static_cast<int>(std::max<size_t>(n / 16, 1)));
+    const size_t chunk = std::clamp<size_t>(n / (static_cast<size_t>(t) * 8), 1, 256);
+    const size_t n_chunks = n ? (n + chunk - 1) / chunk : 0;
+    std::vector<std::vector<Position>> found(n_chunks);
+    int64_t* counts = offsets.data + 1;
+    std::atomic<size_t> next{0};
+    std::atomic<bool> cancelled{false};
+    auto work = [&](int k, Engine& e) {
+      MoveList list;
+      CancelPoll poll(cancel, k == 0, 1);
+      for (;;) {
+        if (poll.stop()) {
+          cancelled = true;
+          return;
+        }
+        const size_t c = next.fetch_add(1);
+        if (c >= n_chunks) return;
+        std::vector<Position>& out = found[c];
+        for (size_t i = c * chunk; i < std::min(n, (c + 1) * chunk); ++i) {
+          size_t r = 0;
+          for (int hi = 1; hi <= 6; ++hi) {
+            for (int lo = 1; lo <= hi; ++lo, ++r) {
+              e.generate(positions[i], hi, lo, list);
+              if (list.empty()) {
+                out.push_back(positions[i].swapped());
+                counts[i * kRolls + r] = 1;
+              } else {
+                for (size_t m = 0; m < list.size(); ++m) out.push_back(list[m].result.swapped());
+                counts[i * kRolls + r] = static_cast<int64_t>(list.size());
+              }
+            }
+          }
+        }
+      }
+    };
+    std::vector<std::thread> pool;
+    std::vector<std::exception_ptr> errors(static_cast<size_t>(t));
+    for (int k = 1; k < t; ++k)
+      pool.emplace_back([&, k] {
+        try {
+          Engine e(v, rules);
+          work(k, e);
+        } catch (...) {
+          errors[static_cast<size_t>(k)] = std::current_exception();
+        }
+      });
+    try {
+      work(0, local_engine(v, rules));
+    } catch (...) {
+      errors[0] = std::current_exception();
+    }
+    for (auto& th : pool) th.join();
+    for (auto& e : errors)
+      if (e) std::rethrow_exception(e);
+    if (cancelled) throw Cancelled{};
+    offsets.data[0] = 0;
+    for (size_t i = 0; i < n * kRolls; ++i) offsets.data[i + 1] += offsets.data[i];
+    const size_t m = static_cast<size_t>(offsets.data[n * kRolls]);
+    int8_t* dst = rows.grow(m * kRowBytes);
+    for (const auto& part : found)
+      for (const Position& p : part) {
+        unpack_row(p, dst);
+        dst += kRowBytes;
+      }
+  });
+  if (!err.empty()) raise_parse_error(err);
+  const auto m = static_cast<py::ssize_t>(offsets.data[n * kRolls]);
+  return py::make_tuple(rows.to_numpy({m, 2, kSlots}),
+                        offsets.to_numpy({static_cast<py::ssize_t>(n * kRolls + 1)}));
+}
 }  // namespace
 
 PerftTable* bind_perft_table(PerftTable* table, const Engine& engine, bool ordered) {
@@ -633,6 +725,17 @@ of its first count.)doc")
         py::arg("rows") = false, py::arg("threads") = 1, py::arg("cancel") = nullptr,
         "([results (M,2,26) int8,] features (M,F) float32, offsets (N+1,) int64): every "
         "afterstate encoded with side 1 (the player to roll next) on roll.");
+
+  m.def("search_children",
+        [](const Engine& engine, const py::array& boards, int threads,
+           const nardy_py::CancelToken* token) {
+          return search_children_impl(engine, boards, threads, nardy_py::cancel_for(token).get());
+        },
+        py::arg("engine"), py::arg("boards"), py::arg("threads") = 1, py::arg("cancel") = nullptr,
+        "(children (M,2,26) int8, offsets (21N+1,) int64) for boards (N,2,26) int8: group "
+        "21i+r holds row i's afterstates for roll r of the 21 (high die first), or row i "
+        "itself when the roll has no move, swapped (the player to roll next is side 0). "
+        "The same for any thread count; GIL released.");
 
   m.def("batch_encode",
         [](const py::array& boards, const std::string& kind, const py::object& on_roll,

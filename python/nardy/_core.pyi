@@ -6,7 +6,7 @@ import collections.abc
 import numpy
 import numpy.typing
 import typing
-__all__: list[str] = ['CancelToken', 'Engine', 'FevgaFirst', 'FevgaPrime', 'HeadRule', 'LegalMoves', 'LegalMovesBase', 'LockstepRollout', 'PerftTable', 'ShlemEnd', 'ShlemStage', 'StepTurn', 'Variant', 'VectorEnv', 'batch_afterstate_features', 'batch_afterstate_keys', 'batch_afterstates', 'batch_encode', 'batch_from_position_ids', 'batch_from_xgids', 'batch_keys', 'batch_position_ids', 'batch_rows', 'batch_xgids', 'decode', 'decode_position_id', 'decode_xgid', 'encode', 'encode_position_id', 'encode_xgid', 'encoding_width', 'greedy_index', 'hardware_threads', 'key_position_id', 'key_xgid', 'perft_split', 'perft_tasks', 'perft_threads', 'position_id_key', 'rollout', 'rollout_kinds', 'swap', 'validate', 'variant_info', 'xgid_key']
+__all__: list[str] = ['CancelToken', 'Engine', 'FevgaFirst', 'FevgaPrime', 'HeadRule', 'LegalMoves', 'LegalMovesBase', 'LockstepRollout', 'PerftTable', 'ShlemEnd', 'ShlemStage', 'StepTurn', 'Variant', 'VectorEnv', 'batch_afterstate_features', 'batch_afterstate_keys', 'batch_afterstates', 'batch_encode', 'batch_from_position_ids', 'batch_from_xgids', 'batch_keys', 'batch_position_ids', 'batch_rows', 'batch_xgids', 'decode', 'decode_position_id', 'decode_xgid', 'encode', 'encode_position_id', 'encode_xgid', 'encoding_width', 'greedy_index', 'hardware_threads', 'key_position_id', 'key_xgid', 'perft_split', 'perft_tasks', 'perft_threads', 'position_id_key', 'rollout', 'rollout_kinds', 'search_children', 'swap', 'validate', 'variant_info', 'xgid_key']
 class Variant:
     """
     Members:
@@ -725,6 +725,10 @@ def rollout(engine: Engine, key: bytes, games: typing.SupportsInt | typing.Suppo
     """
 def rollout_kinds(arg0: Variant) -> tuple:
     ...
+def search_children(engine: Engine, boards: numpy.ndarray, threads: typing.SupportsInt | typing.SupportsIndex = 1, cancel: CancelToken | None = None) -> tuple:
+    """
+    (children (M,2,26) int8, offsets (21N+1,) int64) for boards (N,2,26) int8: group 21i+r holds row i's afterstates for roll r of the 21 (high die first), or row i itself when the roll has no move, swapped (the player to roll next is side 0). The same for any thread count; GIL released.
+    """
 def swap(arg0: bytes) -> bytes:
     ...
 def validate(arg0: Variant, arg1: typing.Annotated[collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], "FixedSize(26)"], arg2: typing.Annotated[collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], "FixedSize(26)"]) -> str:

@@ -493,7 +493,8 @@ class _SearchPolicy:
     def choose_with_luck(self, lock: Any, offsets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Every-ply mode: the choice of each waiting game (0 for a forced move or a pass)
         and the luck of its roll from the view of the player on roll at the start."""
-        from nardy.search import ROLL_INDEX, ROLL_WEIGHTS, ROLLS, best_of_groups
+        from nardy.evaluators import invert
+        from nardy.search import ROLL_INDEX, ROLL_WEIGHTS, ROLLS, first_best
 
         s = self.luck
         boards = lock.positions()
@@ -501,11 +502,9 @@ class _SearchPolicy:
         movers = lock.movers()
         k = len(boards)
         nr = len(ROLLS)
-        rows = np.repeat(boards, nr, axis=0)
-        after, group, starts = s.children(rows, np.tile(np.array(ROLLS, dtype=np.int8), (k, 1)),
-                                          with_starts=True)
-        eq = s.equities(s.after_static(after))
-        chosen = best_of_groups(eq, group, k * nr)
+        nxt, starts = s.expand(boards)
+        eq = s.equities(invert(s.static(nxt), s.output))
+        chosen = first_best(eq, starts)
         per_roll = eq[chosen].reshape(k, nr)
         thrown = np.arange(k) * nr + ROLL_INDEX[dice[:, 0], dice[:, 1]]
         luck = per_roll[np.arange(k), ROLL_INDEX[dice[:, 0], dice[:, 1]]] - per_roll @ ROLL_WEIGHTS
@@ -518,7 +517,10 @@ class _SearchPolicy:
             if not len(games):
                 continue
             if chooser is s and plies == 0:  # the luck's own search already ranked the roll
-                out[games] = chosen[thrown[games]] - starts[thrown[games]]
+                at = thrown[games]
+                if not np.array_equal(starts[at + 1] - starts[at], counts[games]):
+                    raise Error("internal: the roll's moves and the game's candidates differ")
+                out[games] = chosen[at] - starts[at]
                 continue
             sub_off = np.concatenate(([0], np.cumsum(counts[games])))
             rows_c = np.concatenate([np.arange(offsets[g], offsets[g + 1]) for g in games])

@@ -19,7 +19,9 @@ another. What "n plies" means follows GNU Backgammon:
 A game that ends with a move is scored exactly (the kind of win by the scoring's rule), never
 by the evaluator. Each ply level calls the evaluator once on every position of that level,
 whatever their number (chunked in calls of at most ``chunk`` rows), so a numpy or neural-net
-evaluator sees large batches.
+evaluator sees large batches. The tree is expanded in C++ (``nardy._core.search_children``:
+every roll's afterstates of a whole level, swapped for the evaluator, on ``threads`` threads
+with the GIL released); Python only calls the evaluator and reduces its answers with numpy.
 
 Move filtering, as gnubg does it: the candidates of a roll are first scored at 0 plies, and
 only the best ``keep`` within ``margin`` of the best go deeper (:class:`MoveFilter`).
@@ -36,7 +38,7 @@ from typing import Any
 
 import numpy as np
 
-from nardy import batch
+from nardy import _core, batch
 from nardy.errors import Error
 from nardy.evaluators import (
     EQUITY,
@@ -135,6 +137,7 @@ class _Search:
         self.evaluator = as_evaluator(evaluator, variant, self.scoring)
         self.output = self.evaluator.output
         self.checkers = int(variant.checkers)
+        self.engine = variant.engine
         self.chunk = chunk
         self.threads = threads
         self.evaluated = 0
@@ -165,8 +168,12 @@ class _Search:
         if won.any():
             out[won] = self._won(boards[won, 1])
         if live.any():
-            rows = np.ascontiguousarray(boards[live])
-            out[live] = call(self.evaluator, rows, self.scoring, self.chunk)
+            rows = boards if live.all() else np.ascontiguousarray(boards[live])
+            values = call(self.evaluator, rows, self.scoring, self.chunk)
+            if np.isnan(values).any():
+                raise Error(f"the evaluator {getattr(self.evaluator, 'name', '')!r} returned "
+                            f"NaN")
+            out[live] = values
             self.evaluated += len(rows)
             self.calls += 1
         return out
@@ -191,42 +198,55 @@ class _Search:
         out = self._empty(n)
         if over.any():
             out[over] = self.static(boards[over])
-        live = np.flatnonzero(~over)
-        if len(live) == 0:
-            return out
-        rows = np.repeat(boards[live], len(ROLLS), axis=0)
-        dice = np.tile(np.array(ROLLS, dtype=np.int8), (len(live), 1))
-        after, group = self.children(rows, dice)
-        v = self.after_static(after)
-        if plies > 1:
-            keep = select(self.equities(v), group, len(rows), inner)
-            deep = np.flatnonzero(keep & (after[:, 0, 25] != self.checkers))
-            if len(deep):
-                v[deep] = self.after_value(after[deep], plies - 1)
-            chosen = best_of_groups(np.where(keep, self.equities(v), -np.inf), group,
-                                    len(rows))
+            live = np.flatnonzero(~over)
+            if len(live) == 0:
+                return out
+            rows = np.ascontiguousarray(boards[live])
         else:
-            chosen = best_of_groups(self.equities(v), group, len(rows))
-        per_roll = v[chosen].reshape((len(live), len(ROLLS)) + v.shape[1:])
+            live = slice(None)
+            rows = np.ascontiguousarray(boards)
+        nxt, off = self.expand(rows)
+        v = invert(self.static(nxt), self.output)  # for the player who moved
+        if plies > 1:
+            keep = keep_mask(self.equities(v), off, inner)
+            # a move that ends the game is scored exactly; the others go one ply deeper
+            deep = np.flatnonzero(keep & (nxt[:, 1, 25] != self.checkers))
+            if len(deep):
+                v[deep] = invert(self.value(nxt[deep], plies - 1), self.output)
+            chosen = first_best(np.where(keep, self.equities(v), -np.inf), off)
+        else:
+            chosen = first_best(self.equities(v), off)
+        per_roll = v[chosen].reshape((len(rows), len(ROLLS)) + v.shape[1:])
         out[live] = np.tensordot(ROLL_WEIGHTS, per_roll, axes=([0], [1]))
         return out
 
-    def children(self, rows: np.ndarray, dice: np.ndarray, with_starts: bool = False
-                 ) -> Any:
-        """Every afterstate of each (row, roll), the row itself for a roll with no move (the
-        turn passes), and the group (row index) of each."""
-        res, off = batch.afterstates(rows, dice, self.variant, threads=self.threads)[:2]
-        counts = np.diff(off)
-        sizes = np.maximum(counts, 1)
-        total = int(sizes.sum())
-        group = np.repeat(np.arange(len(rows)), sizes)
-        start = np.concatenate(([0], np.cumsum(sizes)[:-1]))
-        after = np.empty((total, 2, 26), dtype=np.int8)
-        src_group = np.repeat(np.arange(len(rows)), counts)
-        after[start[src_group] + (np.arange(len(res)) - off[:-1][src_group])] = res
-        passes = np.flatnonzero(counts == 0)
-        after[start[passes]] = rows[passes]
-        return (after, group, start) if with_starts else (after, group)
+    def expand(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Every afterstate of each row for each of the 21 rolls, swapped (the player to roll
+        next on side 0), the row itself when a roll has no move; group ``21 i + r`` (row i,
+        roll ``ROLLS[r]``) is ``offsets[21 i + r]:offsets[21 i + r + 1]``."""
+        nxt, off = _core.search_children(self.engine, rows, self.threads)
+        return nxt, off
+
+
+def first_best(eq: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """Index of the best row of each group ``offsets[g]:offsets[g + 1]`` (none empty), the
+    first in move order among equals."""
+    starts = offsets[:-1]
+    best = np.maximum.reduceat(eq, starts)
+    at = np.where(eq == np.repeat(best, np.diff(offsets)), np.arange(len(eq)), len(eq))
+    return np.asarray(np.minimum.reduceat(at, starts))
+
+
+def keep_mask(eq: np.ndarray, offsets: np.ndarray, flt: MoveFilter) -> np.ndarray:
+    """Mask of the rows that pass ``flt`` within their group (groups as in first_best)."""
+    if flt.keep == 1:  # the best alone (it is always within the margin)
+        keep = np.zeros(len(eq), dtype=bool)
+        keep[first_best(eq, offsets)] = True
+        return keep
+    if flt.keep is None and flt.margin == math.inf:
+        return np.ones(len(eq), dtype=bool)
+    groups = len(offsets) - 1
+    return select(eq, np.repeat(np.arange(groups), np.diff(offsets)), groups, flt)
 
 
 def _order(eq: np.ndarray, group: np.ndarray) -> np.ndarray:
