@@ -13,7 +13,7 @@ import pytest
 import nardy
 from nardy import _core, batch, evaluators, search
 from nardy.evaluators import invert
-from nardy.search import EXHAUSTIVE, INNER_FILTER, ROLLS, MoveFilter
+from nardy.search import INNER_FILTER, ROLLS, MoveFilter
 
 
 class NumpyTree(search._Search):
@@ -90,13 +90,9 @@ CASES = [("backgammon", TOY), ("backgammon", "race"), ("backgammon", "pubeval"),
 def test_same_values_as_the_numpy_tree(variant, ev):
     ps = positions(variant, 12, seed=len(variant))
     boards = batch.to_array(ps)
-    v = nardy.find_variant(variant) if hasattr(nardy, "find_variant") else ps[0].variant
     v = ps[0].variant
     for plies, inner in ((1, INNER_FILTER), (2, INNER_FILTER), (2, MoveFilter(3, 0.3))):
-        if plies == 2 and variant != "backgammon":
-            boards_k = boards[:4]
-        else:
-            boards_k = boards
+        boards_k = boards if plies == 1 or variant == "backgammon" else boards[:4]
         new = search._Search(v, ev, None, 1 << 16, 1)
         old = NumpyTree(v, ev, None, 1 << 16, 1)
         a = new.value(boards_k, plies, inner)
