@@ -14,6 +14,10 @@ nardy's rows use gnubg's filters (8 moves within 0.16 at the root, the 0-ply bes
 inside); the gnubg-evaluator rows call ``gnubg.evaluate`` once per position, so they measure
 the search's overhead around a per-position evaluator.
 
+A second numpy evaluator, ``cheap`` (an equity from the pip counts: one small matrix product),
+costs next to nothing, so its rows measure the search's own overhead (the C++ expansion and the
+numpy reductions around the evaluator call).
+
 The rows are timed round-robin (each round runs every row once) and the median round of each
 is reported, so load from other work on the machine falls on all rows alike.
 """
@@ -61,6 +65,22 @@ class TinyNet:
         return p
 
 
+class Cheap:
+    """tanh of the pip difference: an evaluator that costs next to nothing."""
+
+    output = "equity"
+    name = "cheap"
+
+    def __init__(self) -> None:
+        self.rows = 0
+        self.weights = np.arange(1, 26, dtype=np.float32)
+
+    def __call__(self, boards: np.ndarray) -> np.ndarray:
+        self.rows += len(boards)
+        pips = boards[:, :, :25].astype(np.float32) @ self.weights
+        return np.tanh((pips[:, 1] - pips[:, 0]) / 20.0)
+
+
 class Counting:
     """Counts the rows an evaluator is asked about."""
 
@@ -89,6 +109,7 @@ def test_search_rates(benchmark: Any, figures: Figures, enabled: bool,
     cube = gnubg.cubeinfo(1, -1, 0, 0, (0, 0), 0, 0)  # money, centred cube, given in full
     contexts = {k: gnubg.evalcontext(0, k, 1, 0, 0.0) for k in (0, 1)}
     net = TinyNet()
+    cheap = Cheap()
     gnubg_ev = Counting(evaluators.as_evaluator("gnubg"))
 
     def gnubg_row(plies: int) -> Any:
@@ -99,11 +120,11 @@ def test_search_rates(benchmark: Any, figures: Figures, enabled: bool,
             return len(work), len(work)
         return body
 
-    def nardy_row(ev: Any, plies: int) -> Any:
+    def nardy_row(ev: Any, plies: int, threads: int = 1) -> Any:
         def body(work: list) -> tuple[int, int]:
             before = ev.rows
             for p, d in work:
-                search.best_move(p, d, ev, plies)
+                search.best_move(p, d, ev, plies, threads=threads)
             return len(work), ev.rows - before
         return body
 
@@ -113,6 +134,9 @@ def test_search_rates(benchmark: Any, figures: Figures, enabled: bool,
         ("nardy.search 0-ply, numpy net", nardy_row(net, 0), ""),
         ("nardy.search 1-ply, numpy net", nardy_row(net, 1), ""),
         ("nardy.search 2-ply, numpy net", nardy_row(net, 2), ""),
+        ("nardy.search 1-ply, cheap numpy evaluator", nardy_row(cheap, 1), ""),
+        ("nardy.search 2-ply, cheap numpy evaluator", nardy_row(cheap, 2), ""),
+        ("nardy.search 2-ply, cheap numpy evaluator, 2 threads", nardy_row(cheap, 2, 2), ""),
         ("nardy.search 0-ply, gnubg evaluator", nardy_row(gnubg_ev, 0), ""),
         ("nardy.search 1-ply, gnubg evaluator", nardy_row(gnubg_ev, 1), ""),
     ]
