@@ -196,6 +196,7 @@ class _Search:
         n = len(boards)
         over = (boards[:, 0, 25] == self.checkers) | (boards[:, 1, 25] == self.checkers)
         out = self._empty(n)
+        live: Any  # the rows searched: an index array, or every row
         if over.any():
             out[over] = self.static(boards[over])
             live = np.flatnonzero(~over)
