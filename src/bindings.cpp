@@ -482,7 +482,7 @@ Empty when the player cannot move (the turn passes).)doc")
            py::arg("fevga_start_quarter") = true, py::arg("fevga_their_quarter") = 6)
       .def_property_readonly("has_sequences", &Engine::has_sequences,
                              "Whether a roll may give a turn of several groups of dice.")
-      .def("turn_moves", [](Engine& e, const Key& k, int d1, int d2, int turn) {
+      .def("turn_moves", [](Engine& e, const Key& k, int d1, int d2, int turn, bool again) {
         check_dice(d1, d2);
         if (turn < 1) raise_error("Error", "turn must be >= 1");
         thread_local TurnList list;
@@ -493,12 +493,16 @@ Empty when the player cannot move (the turn passes).)doc")
           for (int j = 0; j < m.n_steps; ++j)
             steps[j] = py::make_tuple(int(m.steps[j].from), int(m.steps[j].to),
                                       bool(m.steps[j].hit));
-          out.append(py::make_tuple(to_key(m.result), steps, int(m.named)));
+          if (again)
+            out.append(py::make_tuple(to_key(m.result), steps, int(m.named), bool(m.again)));
+          else
+            out.append(py::make_tuple(to_key(m.result), steps, int(m.named)));
         }
         return py::make_tuple(list.dice_played(), out);
-      }, py::arg("key"), py::arg("d1"), py::arg("d2"), py::arg("turn"),
+      }, py::arg("key"), py::arg("d1"), py::arg("d2"), py::arg("turn"), py::arg("again") = false,
          "(dice played, [(key, steps, named die), ...]): every legal move of the whole turn "
-         "the roll gives on the mover's turn number `turn` (1 = the first).")
+         "the roll gives on the mover's turn number `turn` (1 = the first); with again=True "
+         "each move also says whether the same player rolls again after it.")
       .def("turn_legal", [](Engine& e, const Key& k, int d1, int d2, int turn) {
         check_dice(d1, d2);
         if (turn < 1) raise_error("Error", "turn must be >= 1");

@@ -113,7 +113,7 @@ class Geometry:
     def capacity(self, index: int) -> int:
         """Most checkers a side slot holds in play: the starting count (Shlem's three
         reserves) or all fifteen."""
-        start = self.variant.initial_side()[index]
+        start = self.variant.picture_side(self.variant.initial_side())[index]
         return start if start > 0 else 15
 
 

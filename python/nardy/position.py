@@ -579,7 +579,8 @@ def _side(values: Sequence[int], who: str, checkers: int) -> tuple[int, ...]:
         side = side + (checkers - sum(abs(n) for n in side),)
     if len(side) != 26:
         raise InvalidPositionError(f"{who} side must be 26 integers (24 points, bar, off)")
-    if min(side) < -1 or max(side) > checkers:  # -1: a marked checker (the core validates)
+    # -1: a marked checker; -n in slot 25: n checkers still to enter (the core validates)
+    if min(side) < -checkers or max(side) > checkers:
         raise InvalidPositionError(f"{who} side has a count outside 0..{checkers}: {side}")
     return side
 

@@ -246,10 +246,41 @@ class GulBaraScoring(Scoring):
         return 0 if loser[25] > 0 else 1
 
 
+class AceyDeuceyScoring(Scoring):
+    """Acey-deucey (docs/rules/acey-deucey.md): backgammon's single 1, gammon 2, backgammon 3,
+    a checker still to enter counting as one on the bar."""
+
+    name = "acey_deucey"
+    aliases = ("acey-deucey",)
+    kinds = (("single", 1), ("gammon", 2), ("backgammon", 3))
+    source = "docs/rules/acey-deucey.md"
+
+    def classify(self, loser: Sequence[int]) -> int:
+        if loser[25] > 0:
+            return 0
+        if loser[25] < 0 or loser[24] > 0 or any(loser[18:24]):
+            return 2
+        return 1
+
+
+class SingleOnlyScoring(Scoring):
+    """Every win 1 point, whatever the loser has borne off (acey-deucey as some game rooms
+    play it, docs/rules/acey-deucey.md)."""
+
+    name = "single_only"
+    aliases = ("single",)
+    kinds = (("single", 1),)
+    source = "docs/rules/acey-deucey.md"
+
+    def classify(self, loser: Sequence[int]) -> int:
+        return 0
+
+
 SCORINGS: dict[str, Scoring] = {
     s.name: s for s in (StandardScoring(), EncyclopediaScoring(), OinMarsScoring(),
                         FourKindScoring(), ShlemScoring(), SingleGammonScoring(),
-                        PlakotoScoring(), PlakotoTripleMotherScoring(), GulBaraScoring())
+                        PlakotoScoring(), PlakotoTripleMotherScoring(), GulBaraScoring(),
+                        AceyDeuceyScoring(), SingleOnlyScoring())
 }
 
 
@@ -269,7 +300,7 @@ def find_scoring(name: str | Scoring) -> Scoring:
 
 
 __all__ = [
-    "SCORINGS", "EncyclopediaScoring", "FourKindScoring", "GulBaraScoring", "OinMarsScoring",
+    "SCORINGS", "AceyDeuceyScoring", "EncyclopediaScoring", "FourKindScoring", "GulBaraScoring", "OinMarsScoring",
     "PlakotoScoring", "PlakotoTripleMotherScoring", "Scoring", "ShlemScoring",
-    "SingleGammonScoring", "StandardScoring", "find_scoring",
+    "SingleGammonScoring", "SingleOnlyScoring", "StandardScoring", "find_scoring",
 ]

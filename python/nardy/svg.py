@@ -298,7 +298,7 @@ def board(
             checker(cx, cy, c, label)
 
     # side slots: the bar and the trays
-    sides = {c: position.side(c) for c in (WHITE, BLACK)}
+    sides = {c: position.variant.picture_side(position.side(c)) for c in (WHITE, BLACK)}
     for index in geo.places("bar"):
         for c in (WHITE, BLACK):
             n = sides[c][index]

@@ -78,7 +78,7 @@ def board(position: Any, *, ascii: bool = False, flip: bool = False, mirror: boo
             top = order[-1]
             grid[row][col][_ROWS - 1] = f"{sum(n for c, n in stack.runs if c == top):>2} "
     bar = [["   "] * _ROWS for _ in range(2)]  # k = 0 next to the middle line
-    sides = {c: position.side(c) for c in (WHITE, BLACK)}
+    sides = {c: position.variant.picture_side(position.side(c)) for c in (WHITE, BLACK)}
     for index in geo.places("bar"):
         for c in (WHITE, BLACK):
             n = sides[c][index]

@@ -90,6 +90,9 @@ class Variant:
     prisoners: ClassVar[bool] = False
     #: GNU Backgammon's Position ID, Match ID and XGID describe its positions
     gnubg_ids: ClassVar[bool] = False
+    #: the text form's name of the checkers still to enter, for variants whose checkers start
+    #: off the board (a side array holds n of them as -n in slot 25; None: no such checkers)
+    reserve_place: ClassVar[str | None] = None
     #: the Position methods that mean something in this variant (the others raise QueryError)
     queries: ClassVar[tuple[str, ...]] = ("pip_count", "borne_off")
 
@@ -136,6 +139,11 @@ class Variant:
     def board_notes(self, position: Any) -> tuple[str, ...]:
         """Short lines of variant state a board picture shows beside the board."""
         return ()
+
+    def picture_side(self, side: Any) -> list[int]:
+        """A side array as the pictures read it: one count per place of ``board_places``
+        (here the array itself)."""
+        return list(side)
     @property
     def default_scoring(self) -> str:
         """The name of the scoring preset games of this variant use unless told otherwise."""
@@ -195,6 +203,11 @@ class Variant:
         last; points marked ``*`` (and, where the variant hits, a blot on a chain's last point)
         send the opponent's checker there to the bar."""
         us, them = (list(s) for s in position.sides())
+        return self._find_in(position, us, them, chains, moves, text)
+
+    def _find_in(self, position: Any, us: list[int], them: list[int],
+                 chains: list[list[tuple[int, bool]]], moves: Any, text: str) -> int:
+        """:meth:`find_move` from the side arrays ``us`` and ``them`` (changed in place)."""
         hit_now: set[int] = set()  # opponent points already hit by this move
         # to_mover is an involution in every variant, so it maps both ways
         for chain in chains:
@@ -217,7 +230,8 @@ class Variant:
                     them[j] -= 1
                     them[24] += 1
                     hit_now.add(j)
-        if min(us) < 0:
+        # (a negative slot 25 counts the checkers still to enter, where a variant has them)
+        if min(us[:25]) < 0 or (us[25] < 0 and self.reserve_place is None):
             raise IllegalMoveError(f"{text!r} moves checkers the player does not have")
         idx: int = moves.find(_core.encode(tuple(us), tuple(them), self.core_variant))
         return idx
@@ -807,9 +821,83 @@ class Plakoto(Variant):
         return -1
 
 
+class AceyDeucey(Backgammon):
+    """Acey-deucey: backgammon's board, movement, hitting and bar, with all fifteen checkers
+    starting off the board; they enter into the opponent's home board as from the bar, but
+    (unlike a hit checker) need not enter before others move. A roll of 1-2 is played, then
+    the player names any double and plays it, then rolls again: the named double is part of
+    the move (:attr:`Move.named`), and after a move that plays every die of it the same player
+    is on roll again (docs/rules/acey-deucey.md). Side arrays: slot 25 holds -n while n
+    checkers are still to enter (no side has borne off then)."""
+
+    name = "acey-deucey"
+    aliases = ("acey deucey", "acey-ducey", "acey ducey", "aceydeucey")
+    core_variant = _core.Variant.ACEY_DEUCEY
+    options: ClassVar[dict[str, tuple[Any, tuple[Any, ...]]]] = {}
+    board_places: ClassVar[dict[int, tuple[str, str]]] = {
+        24: ("bar", "bar"), 25: ("off", "tray"), 26: ("to enter", "tray")}
+    scorings = ("acey_deucey", "single_only")
+    default_cube = False
+    gnubg_ids = False
+    sequence_turns = True
+    reserve_place = "res"
+    queries = ("pip_count", "borne_off", "reserves")
+
+    def _make_engine(self) -> _core.Engine:
+        return _core.Engine(self.core_variant)
+
+    def initial_side(self) -> tuple[int, ...]:
+        side = [0] * 26
+        side[25] = -15
+        return tuple(side)
+
+    def picture_side(self, side: Any) -> list[int]:
+        out = [int(n) for n in side] + [0]
+        if out[25] < 0:
+            out[26], out[25] = -out[25], 0
+        return out
+
+    def pip_count(self, position: Any, color: int) -> int:
+        """Pips ``color`` needs to bear off; a checker on the bar or still to enter counts 25."""
+        side = self.picture_side(position.side(color))
+        return sum((i + 1) * n for i, n in enumerate(side[:25])) + 25 * side[26]
+
+    def borne_off(self, position: Any, color: int) -> int:
+        return max(0, int(position.side(color)[25]))
+
+    def reserves(self, position: Any, color: int) -> int:
+        """Checkers ``color`` has still to enter."""
+        return max(0, -int(position.side(color)[25]))
+
+    def board_notes(self, position: Any) -> tuple[str, ...]:
+        return ()
+
+    def find_move(self, position: Any, chains: list[list[tuple[int, bool]]], moves: Any,
+                  text: str) -> int:
+        """As backgammon's, with ``bar`` taking a hit checker first, else one still to enter."""
+        us, them = (list(s) for s in position.sides())
+        waiting_bar = us[24]
+        fixed: list[list[tuple[int, bool]]] = []
+        entering_reserve = 0
+        for chain in chains:
+            if chain[0][0] == 24:
+                if waiting_bar > 0:
+                    waiting_bar -= 1
+                else:
+                    entering_reserve += 1
+            fixed.append(chain)
+        if entering_reserve > -min(us[25], 0):
+            raise IllegalMoveError(f"{text!r} enters checkers the player does not have")
+        # the reserve's checkers enter through the bar slot: lend them to it
+        lent = list(us)
+        lent[24] += entering_reserve
+        lent[25] += entering_reserve
+        return self._find_in(position, lent, them, fixed, moves, text)
+
+
 VARIANTS: tuple[type[Variant], ...] = (
     Backgammon, LongNardy, LongNardyClassic, LongNardyExtended, Shlem, Nackgammon, Hypergammon,
-    Tavla, Portes, Plakoto, Fevga, Moultezim, GulBara)
+    Tavla, Portes, Plakoto, Fevga, Moultezim, GulBara, AceyDeucey)
 
 
 def _normalise(name: str) -> str:

@@ -157,31 +157,36 @@ class EngineImpl final : public EngineCore {
       if (ply == max_plies) break;
       int d1, d2;
       trial_dice(key, seed, trial, ply, quasi, d1, d2);
-      bool moved;
-      if constexpr (kSequences) {
-        // A turn of several rolls is listed whole; a start position is turn 1, any other
-        // position is taken to be past the opening turns.
-        if (seq_turn_start_ < 0) seq_turn_start_ = is_start(start) ? 1 : kLateTurn;
-        const int turn = seq_turn_start_ == kLateTurn ? kLateTurn
-                                                      : seq_turn_start_ + static_cast<int>(ply / 2);
-        seq_->generate(pos, d1, d2, turn, turn_list_);
-        moved = !turn_list_.empty();
-        if (moved) {
-          size_t k = 0;
-          if (policy == RolloutPolicy::Random) {
-            const uint64_t word = stream_draw(key, 2 * uint64_t{ply} + 1);
-            k = uniform_from_word(word, static_cast<uint32_t>(turn_list_.size()));
-          } else {
-            int best_score = V::greedy_score(turn_list_[0].result);
-            for (size_t i = 1; i < turn_list_.size(); ++i) {
-              const int sc = V::greedy_score(turn_list_[i].result);
-              if (sc > best_score) {
-                best_score = sc;
-                k = i;
+      bool moved = false;
+      bool again = false;
+      if (sequence_roll(d1, d2)) {
+        if constexpr (kSequences) {
+          // A turn of several rolls is listed whole; a start position is turn 1, any other
+          // position is taken to be past the opening turns.
+          if (seq_turn_start_ < 0) seq_turn_start_ = is_start(start) ? 1 : kLateTurn;
+          const int turn = seq_turn_start_ == kLateTurn ? kLateTurn
+                                                        : seq_turn_start_ + static_cast<int>(ply / 2);
+          seq_->generate(pos, d1, d2, turn, turn_list_);
+          moved = !turn_list_.empty();
+          if (moved) {
+            size_t k = 0;
+            if (policy == RolloutPolicy::Random) {
+              const uint64_t word = stream_draw(key, 2 * uint64_t{ply} + 1);
+              k = uniform_from_word(word, static_cast<uint32_t>(turn_list_.size()));
+            } else {
+              int best_score = V::greedy_score(turn_list_[0].result);
+              for (size_t i = 1; i < turn_list_.size(); ++i) {
+                const int sc = V::greedy_score(turn_list_[i].result);
+                if (sc > best_score) {
+                  best_score = sc;
+                  k = i;
+                }
               }
             }
+            // (a move after which the same player rolls again keeps the side on roll)
+            again = turn_list_[k].again;
+            pos = again ? turn_list_[k].result : turn_list_[k].result.swapped();
           }
-          pos = turn_list_[k].result.swapped();
         }
       } else if (policy == RolloutPolicy::Random) {
         // Only the chosen move is made (Enumerator::pick): the same move as
@@ -204,12 +209,23 @@ class EngineImpl final : public EngineCore {
         pos = pos.swapped();
         ++passes;
       }
-      on_roll ^= 1;
+      if (!again) on_roll ^= 1;
     }
     out = Outcome{};
     out.winner = -2;
     out.plies = max_plies;
     return out;
+  }
+
+  // Whether the roll's turn goes through the sequence enumerator: a policy with dice choices
+  // plays a roll with one plain choice by the one-roll path (pick, no lists).
+  bool sequence_roll(int d1, int d2) const noexcept {
+    if constexpr (HasDiceChoices<P>) {
+      DiceChoice c[kMaxChoices];
+      const int n = policy_.dice_choices(d1, d2, kLateTurn, c);
+      return !(n == 1 && c[0].n == 1 && c[0].named == 0 && !c[0].again);
+    }
+    return kSequences;
   }
 
   static bool is_start(const Position& p) noexcept {
@@ -335,16 +351,17 @@ class EngineImpl final : public EngineCore {
       } else if (list.empty()) {
         sub = perft_turn_rec(pos.swapped(), depth - 1, ordered, first_turn, ply + 1, poll);
       } else {
+        // A move followed by another roll of the same player: the next ply is that roll.
         for (size_t i = 0; i < list.size(); ++i)
-          sub += perft_turn_rec(list[i].result.swapped(), depth - 1, ordered, first_turn,
-                                ply + 1, poll);
+          sub += perft_turn_rec(list[i].again ? list[i].result : list[i].result.swapped(),
+                                depth - 1, ordered, first_turn, ply + 1, poll);
       }
       total += sub * static_cast<uint64_t>(r.weight);
     }
     return total;
   }
 
-  static constexpr bool kSequences = HasDiceSequence<P>;
+  static constexpr bool kSequences = HasDiceSequence<P> || HasDiceChoices<P>;
 
   Rules rules_;
   P policy_;

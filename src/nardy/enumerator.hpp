@@ -808,13 +808,36 @@ struct DiceGroup {
 };
 
 // A move of a whole turn: where it leads, its steps in order (kMaxTurnSteps at most) and, for
-// variants where the player names dice (the move carries the choice), the named die (0: none).
+// variants where the player names dice (the move carries the choice), the named die (0: none);
+// `again`: the same player rolls again after it (the turn does not pass).
 struct TurnMove {
   Position result;
   uint8_t n_steps = 0;
   uint8_t named = 0;
+  bool again = false;
   std::array<Step, kMaxTurnSteps> steps{};
 };
+
+// One way to play a roll in a variant where the player chooses dice (a named double): the
+// groups played in turn as SequenceEnumerator plays them, the die named (0: none) for the
+// moves that reach group `named_from`, and whether a move playing every die of it is followed
+// by another roll of the same player. A policy may declare
+//   int dice_choices(int d1, int d2, int turn, DiceChoice out[kMaxChoices]) const;
+// (instead of dice_sequence): the moves of the roll are then those of every choice, each
+// choice played by the sequence rules on its own.
+struct DiceChoice {
+  DiceGroup groups[kMaxGroups];
+  int n = 1;
+  int named = 0;
+  int named_from = 0;
+  bool again = false;
+  [[nodiscard]] constexpr int dice() const noexcept {
+    int k = 0;
+    for (int i = 0; i < n; ++i) k += groups[i].size();
+    return k;
+  }
+};
+inline constexpr int kMaxChoices = 6;
 
 // The moves of a turn, deduplicated by (resulting position, named die).
 class TurnList {
@@ -824,14 +847,15 @@ class TurnList {
     seen_.clear();
     dice_played_ = 0;
   }
-  // Adds the move (steps `prefix` then `tail`) unless one with the same result and named die
-  // is listed; false when it was.
+  // Adds the move (steps `prefix` then `tail`) unless one with the same result, named die and
+  // `again` is listed; false when it was.
   bool add(const Position& result, const Step* prefix, int n_prefix, const Step* tail,
-           int n_tail, int named = 0) {
-    if (!seen_.insert(result, static_cast<uint32_t>(named))) return false;
+           int n_tail, int named = 0, bool again = false) {
+    if (!seen_.insert(result, static_cast<uint32_t>(named) | (again ? 0x100u : 0u))) return false;
     TurnMove& m = moves_.emplace_back();
     m.result = result;
     m.named = static_cast<uint8_t>(named);
+    m.again = again;
     m.n_steps = static_cast<uint8_t>(n_prefix + n_tail);
     for (int k = 0; k < n_prefix; ++k) m.steps[k] = prefix[k];
     for (int k = 0; k < n_tail; ++k) m.steps[n_prefix + k] = tail[k];
@@ -865,14 +889,34 @@ class SequenceEnumerator {
 
   // Every legal move of the turn the roll gives on turn number `turn`; returns the dice played.
   int generate(const Position& pos, int d1, int d2, int turn, TurnList& out) {
-    DiceGroup groups[kMaxGroups];
-    const int n = policy_.dice_sequence(d1, d2, turn, groups);
-    return generate_groups(pos, groups, n, out);
+    if constexpr (requires(DiceChoice* c) { policy_.dice_choices(d1, d2, turn, c); }) {
+      DiceChoice choices[kMaxChoices];
+      const int n = policy_.dice_choices(d1, d2, turn, choices);
+      if (n == 1 && choices[0].named == 0 && !choices[0].again)
+        return generate_groups(pos, choices[0].groups, choices[0].n, out);
+      out.clear();
+      int best = 0;
+      for (int k = 0; k < n; ++k) {
+        const DiceChoice& c = choices[k];
+        const int played = generate_groups(pos, c.groups, c.n, choice_, c.named, c.named_from);
+        const bool again = c.again && played == c.dice();
+        for (const TurnMove& m : choice_)
+          out.add(m.result, m.steps.data(), m.n_steps, nullptr, 0, m.named, again);
+        if (played > best) best = played;
+      }
+      out.set_dice_played(best);
+      return best;
+    } else {
+      DiceGroup groups[kMaxGroups];
+      const int n = policy_.dice_sequence(d1, d2, turn, groups);
+      return generate_groups(pos, groups, n, out);
+    }
   }
 
-  // The same for a given sequence of groups (n <= kMaxGroups); `named` is stored in each move.
+  // The same for a given sequence of groups (n <= kMaxGroups); `named` is stored in each move
+  // that reaches group `named_from` (the others name nothing).
   int generate_groups(const Position& pos, const DiceGroup* groups, int n, TurnList& out,
-                      int named = 0) {
+                      int named = 0, int named_from = 0) {
     out.clear();
     nodes_.clear();
     nodes_.push_back(Node{pos, -1, 0, {}});
@@ -902,11 +946,12 @@ class SequenceEnumerator {
           best = score;
         }
         const int n_prefix = path_to(i);
+        const int nm = k >= named_from ? named : 0;
         if (played == 0) {
-          out.add(p, path_.data(), n_prefix, nullptr, 0, named);
+          out.add(p, path_.data(), n_prefix, nullptr, 0, nm);
         } else {
           for (const Move& m : list_)
-            out.add(m.result, path_.data(), n_prefix, m.steps.data(), m.n_steps, named);
+            out.add(m.result, path_.data(), n_prefix, m.steps.data(), m.n_steps, nm);
         }
       }
       lo = hi;
@@ -943,11 +988,17 @@ class SequenceEnumerator {
   PositionSet next_;
   std::vector<Node> nodes_;
   std::array<Step, kMaxTurnSteps> path_{};
+  TurnList choice_;  // one choice's moves (dice_choices)
 };
 
 template <class P>
 concept HasDiceSequence = requires(const P& p, DiceGroup* g) {
   { p.dice_sequence(1, 1, 1, g) } -> std::convertible_to<int>;
+};
+
+template <class P>
+concept HasDiceChoices = requires(const P& p, DiceChoice* c) {
+  { p.dice_choices(1, 1, 1, c) } -> std::convertible_to<int>;
 };
 
 }  // namespace nardy

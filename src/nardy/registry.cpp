@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "nardy/engine_impl.hpp"
+#include "nardy/variants/acey_deucey.hpp"
 #include "nardy/variants/backgammon.hpp"
 #include "nardy/variants/fevga.hpp"
 #include "nardy/variants/gul_bara.hpp"
@@ -60,6 +61,7 @@ const VariantEntry kVariants[] = {
     entry<Plakoto>(),
     entry<Fevga>(),
     entry<GulBara>(),
+    entry<AceyDeucey>(),
 };
 
 std::string normalised(std::string_view name) {

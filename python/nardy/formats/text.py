@@ -174,7 +174,9 @@ def _side_text(v: Variant, side: tuple[int, ...], color: int) -> str:
             items.append(v.point_name(i, color) + "p")
         elif n:
             add(v.point_name(i, color), n)
-    if side[25]:
+    if side[25] < 0 and v.reserve_place:
+        add(v.reserve_place, -side[25])
+    elif side[25]:
         add(s25, side[25])
     return ",".join(items) if items else "-"
 
@@ -196,6 +198,8 @@ def _parse_side(v: Variant, token: str, color: int, field: int) -> list[int]:
     if s24:
         names[s24] = 24
     names[s25] = 25
+    if v.reserve_place:
+        names[v.reserve_place] = 26  # stored as -n in slot 25
     prisoners = v.prisoners
     seen: set[int] = set()
     for item in body.split(","):
@@ -227,6 +231,12 @@ def _parse_side(v: Variant, token: str, color: int, field: int) -> list[int]:
         if idx in seen:
             raise _bad(f"{where}: {place!r} listed twice")
         seen.add(idx)
+        if idx == 26:
+            if 25 in seen:
+                raise _bad(f"{where}: checkers still to enter and borne off together")
+            side[25] = -n
+            seen.add(25)
+            continue
         side[idx] = -1 if prisoner else n
     total = sum(abs(n) for n in side)
     if total != v.checkers:

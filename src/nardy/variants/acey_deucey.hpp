@@ -1,0 +1,254 @@
+// Acey-deucey (docs/rules/acey-deucey.md): backgammon's board, directions, hitting and bar,
+// with every checker starting off the board. A checker not yet in play enters into the
+// opponent's home board as a checker enters from the bar, but (unlike a hit checker) need not
+// enter before others move. A roll of 1-2 is played, then the player names any double and
+// plays it, then rolls again: the named double is part of the move (dice_choices), the roll
+// after it is the same player's next ply (TurnMove::again).
+//
+// The checkers yet to enter are the side's reserve, kept in position.hpp's variant nibble 10
+// (bits 40..43 of the high word). In side arrays they are a negative count in slot 25: a side
+// that still has checkers to enter has borne none off (bearing off needs all fifteen home), so
+// the slot is -reserve while any wait and the borne-off count after.
+#pragma once
+
+#include <bit>
+#include <cstdint>
+#include <string>
+
+#include "nardy/enumerator.hpp"
+#include "nardy/movelist.hpp"
+#include "nardy/position.hpp"
+#include "nardy/rules.hpp"
+#include "nardy/variants/common.hpp"
+#include "nardy/variants/traits.hpp"
+
+namespace nardy {
+
+namespace acey {
+
+inline constexpr int kReserveShift = 40;  // bit of the reserve nibble in Side::w[1]
+inline constexpr uint64_t kReserveUnit = uint64_t{1} << kReserveShift;
+
+constexpr int reserve(const Side& s) noexcept {
+  return static_cast<int>((s.w[1] >> kReserveShift) & 0xF);
+}
+
+// Bit 24 (the entering source) when a checker waits on the bar or in the reserve: it also
+// keeps race_sources() from bearing off, since a waiting checker is not home.
+constexpr uint32_t waiting_bit(const Side& s) noexcept {
+  return (s.bar() | reserve(s)) ? 1u << kBar : 0u;
+}
+
+}  // namespace acey
+
+struct AceyDeuceyPolicy {
+  static constexpr int to_mover(int j) noexcept { return 23 - j; }
+
+  struct State {
+    Position pos;
+    uint32_t ours = 0;          // mover's occupied points, bit 24 while any checker waits
+    uint32_t their_closed = 0;  // opponent points with >= 2 checkers, mover's coordinates
+    uint32_t their_blots = 0;   // opponent points with exactly 1 checker, mover's coordinates
+  };
+
+  // Every rule is local to a step's source and target: order never matters. (Which checker
+  // enters, a hit one first, changes nothing once both stand on the board.)
+  static constexpr bool order_mattered() noexcept { return false; }
+  static constexpr void reset_order_flag() noexcept {}
+
+  explicit AceyDeuceyPolicy(const Rules& = {}) {}
+
+  int begin_turn(const Position& pos, int, int, State out[2]) const noexcept {
+    const uint32_t them1 = pos.them.occ1(), them2 = pos.them.occ2();
+    out[0].pos = pos;
+    out[0].ours = pos.us.occ1() | acey::waiting_bit(pos.us);
+    out[0].their_closed = reverse24(them2);
+    out[0].their_blots = reverse24(them1 & ~them2);
+    return 1;
+  }
+
+  // A roll of 1-2: the 1-2, then each double the player may name (the naming applies once the
+  // 1-2 is played in full; every die played, the same player rolls again). Any other roll is
+  // played as it falls.
+  int dice_choices(int d1, int d2, int, DiceChoice out[kMaxChoices]) const noexcept {
+    if (!((d1 == 1 && d2 == 2) || (d1 == 2 && d2 == 1))) {
+      out[0] = DiceChoice{};
+      out[0].groups[0] = DiceGroup{d1, d2};
+      return 1;
+    }
+    for (int d = 1; d <= 6; ++d) {
+      DiceChoice& c = out[d - 1];
+      c = DiceChoice{};
+      c.groups[0] = DiceGroup{d1, d2};
+      c.groups[1] = DiceGroup{d, d};
+      c.n = 2;
+      c.named = d;
+      c.named_from = 1;
+      c.again = true;
+    }
+    return 6;
+  }
+
+  // A hit checker enters before anything else moves; a checker of the reserve enters like any
+  // other source (bit 24); bearing off once nothing waits and every checker is home.
+  NARDY_HOT uint32_t sources(const State& s, int die) const noexcept {
+    return sources_of(s.ours, s.pos.us.bar() != 0, s.their_closed, die);
+  }
+  NARDY_HOT static uint32_t sources_of(uint32_t ours, bool on_bar, uint32_t their_closed,
+                                       int die) noexcept {
+    if (on_bar) return (their_closed >> (kBar - die) & 1u) ? 0 : 1u << kBar;
+    return race_sources(ours, die) & ~(their_closed << die);
+  }
+
+  template <class F>
+  NARDY_HOT void for_each_step(const State& s, int from, int die, F&& f) const {
+    const int to = from - die;
+    State n = s;
+    if (to >= 0) {
+      const uint32_t bit = 1u << to;
+      if (from == kBar) {
+        // the bar's checkers first, then the reserve's
+        if (s.pos.us.bar()) {
+          n.pos.us.move_down(kBar, die);
+        } else {
+          n.pos.us.w[1] -= acey::kReserveUnit;
+          n.pos.us.add(to);
+        }
+        n.ours = (n.ours & ~(1u << kBar)) | acey::waiting_bit(n.pos.us) | bit;
+      } else {
+        move_checker(n.pos.us, n.ours, from, to, die);
+      }
+      const bool hit = (s.their_blots & bit) != 0;
+      if (hit) {
+        n.pos.them.remove(to_mover(to));
+        n.pos.them.add(kBar);
+        n.their_blots &= ~bit;
+      }
+      f(n, Step{int8_t(from), int8_t(to), uint8_t(hit)});
+      return;
+    }
+    if (!may_bear_off(s.pos.us, s.ours, from, to)) return;
+    move_checker(n.pos.us, n.ours, from, kOff, die);
+    f(n, Step{int8_t(from), int8_t(kBearOffTo), 0});
+  }
+
+  bool final_ok(const State&) const noexcept { return true; }
+
+  // -- counting moves without making them (Enumerator::count, pick) ---------------------
+  // As backgammon: one legal step per source (the entering source's goes to 24 - die), order
+  // never matters, one start.
+  static constexpr bool kExactLastSources = true;
+  uint32_t quiet_points(const State& s) const noexcept { return ~s.their_blots & kBoardMask; }
+
+  NARDY_HOT uint32_t next_sources(const State& s, int from, int die, int next_die) const noexcept {
+    const Side& us = s.pos.us;
+    uint32_t ours = s.ours;
+    bool on_bar = us.bar() != 0;
+    if (from == kBar) {
+      if (us.bar() + acey::reserve(us) == 1) ours &= ~(1u << kBar);
+      on_bar = us.bar() > 1;
+    } else if (us.single(from)) {
+      ours &= ~(1u << from);
+    }
+    if (from - die >= 0) ours |= 1u << (from - die);
+    return sources_of(ours, on_bar, s.their_closed, next_die);
+  }
+};
+
+struct AceyDeucey : BearOffGame<AceyDeucey> {
+  static constexpr const char* kKey = "ACEY_DEUCEY";
+  static constexpr VariantName kNames[] = {
+      {"acey-deucey"}, {"acey deucey"}, {"acey-ducey"}, {"acey ducey"}, {"aceydeucey"}};
+  using Policies = PolicyList<AceyDeuceyPolicy>;
+
+  static constexpr int kCheckers = 15;
+  static constexpr bool kHasBar = true;
+  static constexpr int to_mover(int j) noexcept { return 23 - j; }
+  static constexpr uint32_t to_mover_mask(uint32_t m) noexcept { return reverse24(m); }
+
+  // Every checker waits to enter: slot 25 holds -15 (the header comment).
+  static constexpr SideArray start() noexcept {
+    SideArray s{};
+    s[kOff] = -kCheckers;
+    return s;
+  }
+
+  // A loser who bore off nothing: a backgammon with a checker on the bar, still to enter or in
+  // the winner's home board (the loser's indices 18..23), else a gammon. (A scoring without
+  // gammons is the game layer's: it values every kind alike.)
+  static constexpr const char* kKinds[] = {"single", "gammon", "backgammon"};
+  static int loss_kind(const Side& loser) noexcept {
+    return loser.bar() > 0 || acey::reserve(loser) > 0 || (loser.occ1() >> 18) != 0 ? 2 : 1;
+  }
+
+  // Backgammon's greedy score with the reserve counted as the bar (25 pips a checker).
+  static int greedy_score(const Position& after) noexcept {
+    const Side& us = after.us;
+    const Side& them = after.them;
+    int score = fast_pips(them) + 25 * acey::reserve(them) - fast_pips(us) -
+                25 * acey::reserve(us) + 2 * us.off();
+    const uint32_t ours1 = us.occ1(), ours2 = us.occ2();
+    score += 3 * std::popcount(ours2 & 0xFFu);
+    const uint32_t theirs = reverse24(them.occ1());
+    uint32_t blots = ours1 & ~ours2;
+    int exposed = 0;
+    const bool them_waiting = them.bar() > 0 || acey::reserve(them) > 0;
+    while (blots) {
+      const int i = std::countr_zero(blots);
+      blots &= blots - 1;
+      const int lo = i > 12 ? i - 12 : 0;
+      const uint32_t behind = theirs & ((1u << i) - 1) & ~((1u << lo) - 1);
+      if (behind || (them_waiting && i <= 11)) ++exposed;
+    }
+    return score - 8 * exposed;
+  }
+
+  // Points and bar 0..15, slot 25 -15..15 (negative: checkers yet to enter), fifteen a side
+  // counting the waiting ones, no point held by both.
+  static std::string validate(const SideArray& us, const SideArray& them) {
+    const SideArray* sides[2] = {&us, &them};
+    const char* names[2] = {"mover", "opponent"};
+    for (int s = 0; s < 2; ++s) {
+      const SideArray& a = *sides[s];
+      int total = 0;
+      for (int k = 0; k < kSlots; ++k) {
+        const int n = a[k];
+        const int low = k == kOff ? -kCheckers : 0;
+        if (n < low || n > kCheckers)
+          return std::string(names[s]) + " slot " + std::to_string(k) + " holds " +
+                 std::to_string(n) +
+                 (k == kOff ? " (-15..-1 yet to enter, 0..15 borne off allowed)"
+                            : " checkers (0..15 allowed)");
+        total += n < 0 ? -n : n;
+      }
+      if (total != kCheckers)
+        return std::string(names[s]) + " has " + std::to_string(total) +
+               " checkers, must have exactly 15";
+    }
+    for (int j = 0; j < kPoints; ++j) {
+      if (them[j] == 0) continue;
+      const int i = to_mover(j);
+      if (us[i] != 0)
+        return "mover index " + std::to_string(i) + " and opponent index " + std::to_string(j) +
+               " are the same point and both hold checkers";
+    }
+    return {};
+  }
+
+  static Side make_side(const SideArray& a) noexcept {
+    Side s;
+    for (int k = 0; k < kSlots; ++k) s.set(k, a[k] < 0 ? 0 : a[k]);
+    if (a[kOff] < 0) s.w[1] |= uint64_t(-a[kOff]) << acey::kReserveShift;
+    return s;
+  }
+
+  static SideArray side_array(const Side& s) noexcept {
+    SideArray a = nardy::side_array(s);
+    if (acey::reserve(s)) a[kOff] = -acey::reserve(s);
+    return a;
+  }
+  // (BearOffGame::pack packs rows with nothing to enter; a negative slot 25 goes through
+  // validate() and make_side().)
+};
+
+}  // namespace nardy
