@@ -213,12 +213,22 @@ def _resolve(positions: PositionsLike, variant: Any) -> tuple[np.ndarray, Varian
         v = positions[0].variant
         if variant is not None and as_variant(variant) != v:
             raise Error(f"positions are {v!r}, not {as_variant(variant)!r}")
+        _rows_path(v)
         return to_array(positions), v
     v = _carried_variant(positions, variant, "positions")
+    _rows_path(v)
     if isinstance(positions, Boards) and positions.on_roll == 1:
         raise Error("these rows are afterstates (side 1 rolls next): swap them first "
                     "(boards.swapped()) to use them as positions")
     return as_boards(positions), v
+
+
+def _rows_path(v: Variant) -> None:
+    # The core's batch requests write result rows without the variant's traits, which do not
+    # yet show checkers still to enter: refused rather than wrong.
+    if v.reserve_place is not None:
+        raise Error(f"batch afterstates and features do not cover {v.name} yet (its checkers "
+                    f"still to enter): list the moves with Position.legal_moves")
 
 
 def to_array(positions: Iterable[Position]) -> np.ndarray:
@@ -235,7 +245,12 @@ def to_array(positions: Iterable[Position]) -> np.ndarray:
             raise InvalidPositionError(
                 f"positions of different variants in one array: {variant!r} and {p.variant!r}")
         keys.append(p.key)
-    arr = _core.batch_rows(keys)
+    if variant is not None and variant.reserve_place is not None:
+        # the side arrays through the variant's traits (checkers still to enter: -n in slot 25)
+        arr = np.array([_core.decode(k, variant.core_variant) for k in keys],
+                       dtype=np.int8).reshape(len(keys), 2, 26)
+    else:
+        arr = _core.batch_rows(keys)
     return _boards(arr, variant if variant is not None else as_variant(None), 0)
 
 
@@ -390,6 +405,13 @@ def encode(boards: PositionsLike, kind: str | None = None, on_roll: int | Any = 
         if r.size and not np.isin(r, (0, 1)).all():
             raise Error("on_roll values must be 0 or 1")
         roll = np.ascontiguousarray(r, dtype=np.uint8)
+    if variant is not None and variant.reserve_place is not None:
+        # checkers still to enter (-n in slot 25) are encoded as on the bar
+        waiting = np.minimum(arr[:, :, 25], 0)
+        if waiting.any():
+            arr = arr.copy()
+            arr[:, :, 24] -= waiting
+            arr[:, :, 25] -= waiting
     # The rows' variant (when they carry one) checks them: its engine knows whether a held
     # checker (-1) is one of its rows; the encodings without a unit for it count it as one
     # checker of its owner.

@@ -75,6 +75,9 @@ class Variant:
     sequence_turns: ClassVar[bool] = False
     #: the most checker steps one turn can have (more only where a turn is several rolls)
     max_turn_steps: ClassVar[int] = 4
+    #: a roll may let the player name dice (acey-deucey's double after a 1-2): the turn's moves
+    #: carry the named die, and after some of them the same player rolls again
+    names_dice: ClassVar[bool] = False
     #: a game may also end before anyone has borne off, when :meth:`status` says so
     status_ends: ClassVar[bool] = False
     #: every step of a move covers one die along the line (entering from the bar counts 25),
@@ -840,6 +843,7 @@ class AceyDeucey(Backgammon):
     default_cube = False
     gnubg_ids = False
     sequence_turns = True
+    names_dice = True
     reserve_place = "res"
     queries = ("pip_count", "borne_off", "reserves")
 

@@ -45,13 +45,20 @@ inline void put4(float* dst, const float (&src)[4]) noexcept { std::memcpy(dst, 
 // checker held prisoner or pinned there) counts as one checker of its owner.
 constexpr int on_point(int8_t n) noexcept { return n < 0 ? 1 : n; }
 
+// A negative borne-off slot counts checkers still to enter (variants whose checkers start off
+// the board): the encodings see them as on the bar, waiting to enter as hit checkers do.
+constexpr int on_bar(const int8_t* side) noexcept {
+  return side[kBar] + (side[kOff] < 0 ? -side[kOff] : 0);
+}
+constexpr int borne_off(const int8_t* side) noexcept { return side[kOff] < 0 ? 0 : side[kOff]; }
+
 void tdgammon(const int8_t* row, int on_roll, float* out) noexcept {
   for (int s = 0; s < 2; ++s) {
     const int8_t* side = row + s * kSlots;
     float* o = out + 98 * s;
     for (int i = 0; i < kPoints; ++i) put4(o + 4 * i, kTables.thermo2[on_point(side[i]) & 0xF]);
-    o[96] = side[kBar] / 2.0f;
-    o[97] = side[kOff] / 15.0f;
+    o[96] = on_bar(side) / 2.0f;
+    o[97] = borne_off(side) / 15.0f;
   }
   out[196] = on_roll == 0;
   out[197] = on_roll == 1;
@@ -63,7 +70,7 @@ void gnubg(const int8_t* row, int on_roll, float* out) noexcept {
     const int8_t* side = row + (j == 1 ? on_roll : 1 - on_roll) * kSlots;
     float* o = out + 100 * j;
     for (int i = 0; i < kPoints; ++i) put4(o + 4 * i, kTables.gnubg[on_point(side[i]) & 0xF]);
-    put4(o + 96, kTables.thermo2[side[kBar] & 0xF]);
+    put4(o + 96, kTables.thermo2[on_bar(side) & 0xF]);
   }
 }
 

@@ -17,9 +17,10 @@ __all__ = ["NardyAECEnv", "NardyEnv", "env_variants"]
 
 
 def env_variants() -> list[type]:
-    """Every variant class the environments play (the variant registry, in its order)."""
+    """Every variant class the environments play (the variant registry, in its order; not yet
+    the variants whose rolls let the player name dice, ``names_dice``)."""
     from nardy.variants import VARIANTS
-    return list(VARIANTS)
+    return [v for v in VARIANTS if not v.names_dice]
 
 
 def __getattr__(name: str) -> Any:
