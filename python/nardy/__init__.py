@@ -35,6 +35,7 @@ from nardy.variants import (
     BLACK,
     VARIANTS,
     WHITE,
+    AceyDeucey,
     Backgammon,
     Fevga,
     GulBara,
@@ -69,7 +70,7 @@ from nardy._version import __version__
 
 __all__ = [
     "BAR", "BLACK", "OFF", "PASS", "VARIANTS", "WHITE",
-    "Backgammon", "Error", "Fevga", "GulBara", "Hypergammon", "IllegalMoveError",
+    "AceyDeucey", "Backgammon", "Error", "Fevga", "GulBara", "Hypergammon", "IllegalMoveError",
     "InvalidDiceError", "InvalidIdError",
     "InvalidNotationError", "InvalidPositionError", "InvalidRecordError", "InvalidRuleError",
     "LegalMoves", "LongNardy", "LongNardyClassic", "LongNardyExtended", "Moultezim", "Move",

@@ -30,6 +30,8 @@ class Variant:
       FEVGA
     
       GUL_BARA
+    
+      ACEY_DEUCEY
     """
     BACKGAMMON: typing.ClassVar[Variant]
     LONG_NARDY: typing.ClassVar[Variant]
@@ -41,6 +43,7 @@ class Variant:
     PLAKOTO: typing.ClassVar[Variant]
     FEVGA: typing.ClassVar[Variant]
     GUL_BARA: typing.ClassVar[Variant]
+    ACEY_DEUCEY: typing.ClassVar[Variant]
     __members__: typing.ClassVar[dict[str, Variant]]
     @typing.overload
     def __eq__(self, other: Variant) -> bool:
@@ -436,9 +439,9 @@ class Engine:
         """
         The legal moves of the whole turn the roll gives on the mover's turn number `turn` (a TurnMoveSet: read by index, nothing made in Python until asked).
         """
-    def turn_moves(self, key: bytes, d1: typing.SupportsInt | typing.SupportsIndex, d2: typing.SupportsInt | typing.SupportsIndex, turn: typing.SupportsInt | typing.SupportsIndex) -> tuple:
+    def turn_moves(self, key: bytes, d1: typing.SupportsInt | typing.SupportsIndex, d2: typing.SupportsInt | typing.SupportsIndex, turn: typing.SupportsInt | typing.SupportsIndex, again: bool = False) -> tuple:
         """
-        (dice played, [(key, steps, named die), ...]): every legal move of the whole turn the roll gives on the mover's turn number `turn` (1 = the first).
+        (dice played, [(key, steps, named die), ...]): every legal move of the whole turn the roll gives on the mover's turn number `turn` (1 = the first); with again=True each move also says whether the same player rolls again after it.
         """
     @property
     def has_sequences(self) -> bool:
