@@ -247,7 +247,6 @@ PyObject* lm_item(PyObject* self, Py_ssize_t i) {
     PyErr_SetString(PyExc_IndexError, "LegalMoves index out of range");
     return nullptr;
   }
-  LegalMovesObject* s = lm(self);
   return move_object(self, i);
 }
 

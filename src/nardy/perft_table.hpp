@@ -102,7 +102,7 @@ class PerftTable {
 
   // Starts the bucket's cache lines on their way (a probe follows a few nodes later).
   void prefetch(const Position& pos, int depth) const noexcept {
-    __builtin_prefetch(&bucket(pos, depth));
+    nardy::prefetch(&bucket(pos, depth));
   }
 
  private:
@@ -134,7 +134,7 @@ class PerftTable {
     h *= 0xBF58476D1CE4E5B9ull;
     h ^= h >> 27;
     // Multiply-shift maps the hash onto any bucket count, not only powers of two.
-    const size_t i = static_cast<size_t>((static_cast<unsigned __int128>(h) * n_) >> 64);
+    const size_t i = static_cast<size_t>(mul_high(h, n_));
     return buckets_.get()[i];
   }
 

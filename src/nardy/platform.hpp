@@ -4,7 +4,11 @@
 // MSVC alike.
 #pragma once
 
+#include <cstdint>
 #include <type_traits>
+#if defined(_MSC_VER) && !defined(__clang__)
+#include <intrin.h>
+#endif
 
 // NARDY_HOT: a function forced inline. NARDY_OCC: the same for a member function defined in
 // its class (already inline). NARDY_LAMBDA: the same for a lambda, written after its
@@ -64,6 +68,34 @@ constexpr void opaque(T& value) noexcept {
   if (!std::is_constant_evaluated()) asm("" : "+r"(value));
 #else
   (void)value;
+#endif
+}
+
+// The high 64 bits of a 64 x 64-bit product: a multiply-shift that maps a hash onto any
+// range, not only powers of two. __int128 is a GCC/Clang extension (hence __extension__, which
+// keeps -Wpedantic quiet), MSVC x64 has an intrinsic, and elsewhere four 32-bit products do.
+inline uint64_t mul_high(uint64_t a, uint64_t b) noexcept {
+#if defined(__SIZEOF_INT128__)
+  __extension__ using u128 = unsigned __int128;
+  return static_cast<uint64_t>((static_cast<u128>(a) * b) >> 64);
+#elif defined(_MSC_VER) && defined(_M_X64)
+  return __umulh(a, b);
+#else
+  const uint64_t a_lo = a & 0xFFFFFFFFu, a_hi = a >> 32, b_lo = b & 0xFFFFFFFFu, b_hi = b >> 32;
+  const uint64_t lo_lo = a_lo * b_lo, hi_lo = a_hi * b_lo, lo_hi = a_lo * b_hi;
+  const uint64_t cross = (lo_lo >> 32) + (hi_lo & 0xFFFFFFFFu) + lo_hi;
+  return a_hi * b_hi + (hi_lo >> 32) + (cross >> 32);
+#endif
+}
+
+// A hint to fetch the cache line at `p` soon; nothing where the compiler has no such builtin.
+inline void prefetch(const void* p) noexcept {
+#if defined(__GNUC__) || defined(__clang__)
+  __builtin_prefetch(p);
+#elif defined(_MSC_VER) && NARDY_SSE2
+  _mm_prefetch(static_cast<const char*>(p), _MM_HINT_T0);
+#else
+  (void)p;
 #endif
 }
 
