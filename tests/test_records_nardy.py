@@ -143,7 +143,9 @@ def test_resignation_written_and_read():
 # ---------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("variant", [cls.name for cls in VARIANTS])
+# Gul bara is left out: its early doubles cascades list millions of moves a turn
+# (docs/rules/gul-bara.md), so a random match and its replay take many minutes.
+@pytest.mark.parametrize("variant", [cls.name for cls in VARIANTS if cls.name != "gul-bara"])
 @settings(max_examples=6, deadline=None)
 @given(seed=st.integers(0, 10**6))
 def test_nardy_record_round_trip_every_variant(variant, seed):

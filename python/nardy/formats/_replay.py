@@ -401,7 +401,7 @@ def _formatted(g: Any, ev: _Event, fail: Any) -> Any:
 
     v, who = g.variant, g.turn
     try:
-        return g.position.parse_move(ev.text, g.dice)
+        return g.position.parse_move(ev.text, g.dice, turn_number=g.turn_number)
     except Error:
         pass
     for move in g.legal_moves():
