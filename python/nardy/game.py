@@ -382,7 +382,7 @@ class Game(Turns, CubeActions, GameFormats):
                     self._moves)
             else:
                 self._legal = self._position.legal_moves(self._dice)  # type: ignore[arg-type]
-        return self._legal
+        return self._legal  # type: ignore[return-value]
 
     def move_count(self) -> int:
         """How many legal moves the current dice allow (0: the player must pass), without

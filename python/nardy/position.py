@@ -693,6 +693,7 @@ class TurnMoves:
 
     __slots__ = ("_core_set", "position", "dice", "turn_number")
 
+    _core_set: Any
     position: Position
     dice: tuple[int, int]
     turn_number: int
