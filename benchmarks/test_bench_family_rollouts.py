@@ -1,7 +1,8 @@
-"""Acey-deucey: random and greedy rollouts from the start on one thread, against backgammon's
-in the same run (the two interleaved call by call, so that the load of a shared machine falls on
-both alike). Figures reported, never asserted: games/s in the positions/s column; the label
-gives the ratio to backgammon (medians of the interleaved calls) and the games per
+"""The wider family's rollouts: random and greedy rollouts from the start on one thread, each
+variant against its closest relative in the same run (Fevga against long nardy, Acey-deucey
+against backgammon; the two interleaved call by call, so that the load of a shared machine
+falls on both alike). Figures reported, never asserted: games/s in the positions/s column; the
+label gives the ratio to the relative (medians of the interleaved calls) and the games per
 CPU-second of the process (the per-core rate).
 
 The summary table is printed by benchmarks/conftest.py.
@@ -28,13 +29,17 @@ def _cpu() -> float:
     return r.ru_utime + r.ru_stime
 
 
+#: (variant, the relative it is measured against)
+PAIRS = [("fevga", "long-nardy"), ("acey-deucey", "backgammon")]
+
+
+@pytest.mark.parametrize("variant,relative", PAIRS)
 @pytest.mark.parametrize("policy", ["random", "greedy"])
-def test_acey_deucey_rollouts_against_backgammon(benchmark: Any, figures: Figures, enabled: bool,
-                                           policy: str) -> None:
+def test_rollouts_against_relative(benchmark: Any, figures: Figures, enabled: bool,
+                                   variant: str, relative: str, policy: str) -> None:
     games = GAMES[0 if enabled else 1]
     rounds = 5 if enabled else 1
-    starts = {"acey-deucey": nardy.Position(nardy.AceyDeucey()),
-              "backgammon": nardy.Position(nardy.Backgammon())}
+    starts = {name: nardy.Position(nardy.find_variant(name)()) for name in (variant, relative)}
     wall: dict[str, list[float]] = {k: [] for k in starts}
     cpu: dict[str, list[float]] = {k: [] for k in starts}
     plies: dict[str, float] = {}
@@ -51,14 +56,14 @@ def test_acey_deucey_rollouts_against_backgammon(benchmark: Any, figures: Figure
     benchmark.pedantic(one_round, rounds=rounds, warmup_rounds=1 if enabled else 0,
                        iterations=1)
     secs = {k: statistics.median(v) for k, v in wall.items()}
-    ratio = secs["backgammon"] / secs["acey-deucey"]
+    ratio = secs[relative] / secs[variant]
     for name in starts:
         per_cpu = games / statistics.median(cpu[name]) if min(cpu[name]) > 0 else float("nan")
-        note = f", x{ratio:.2f} backgammon's games/s" if name == "acey-deucey" else ""
+        note = f", x{ratio:.2f} {relative}'s games/s" if name == variant else ""
+        other = relative if name == variant else variant
         figures.add(Figure(f"rollout-{name}",
-                           f"{policy} policy, threads=1, interleaved with "
-                           f"{'backgammon' if name == 'acey-deucey' else 'acey-deucey'} (positions/s = "
+                           f"{policy} policy, threads=1, interleaved with {other} (positions/s = "
                            f"games/s; {per_cpu:,.0f} games/cpu-s; {plies[name]:.0f} plies/game"
                            f"{note})",
                            f"{games} games from the start", None, games, secs[name]),
-                    benchmark if name == "acey-deucey" else None)
+                    benchmark if name == variant else None)
