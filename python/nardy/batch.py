@@ -19,7 +19,9 @@ Array layouts
     mover), ``boards[i, 1]`` the opponent, each in that side's OWN coordinates
     (docs/coordinates.md): index 0..23 = checkers ``index + 1`` pips from bearing off, 24 = the
     bar (Shlem: reserves), 25 = borne off (Shlem: hit out of the game). Shlem writes a checker
-    held prisoner as -1 on its index. Rows carry no colours: :func:`from_array` takes them.
+    held prisoner as -1 on its index; Acey-deucey writes ``-n`` in slot 25 while ``n`` checkers
+    are still to enter, and the encodings count those as on the bar. Rows carry no colours:
+    :func:`from_array` takes them.
 ``dice`` (N, 2) int, values 1..6
     One roll per row (a single pair is broadcast to every row).
 ``results`` (M, 2, 26) int8 and ``offsets`` (N + 1,) int64

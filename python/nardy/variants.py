@@ -245,6 +245,19 @@ class Variant:
         rolls lists them all, e.g. Gul bara's cascade)."""
         return [dice[0]] * 4 if dice[0] == dice[1] else list(dice)
 
+    def dice_orders(self, dice: tuple[int, int], turn_number: int | None = None) -> list[list[int]]:
+        """The orders in which a move of the roll can play its dice, each as long as the most
+        steps such a move has."""
+        played = self.turn_dice(dice, turn_number)
+        return [played] if dice[0] == dice[1] else [played, played[::-1]]
+
+    def steps_follow_dice(self, steps: Any, dice: tuple[int, int],
+                          turn_number: int | None = None) -> bool:
+        """Whether ``steps`` play one die each of the roll (a bear-off step at most its die),
+        in one of the orders of :meth:`dice_orders`. Where they lead is not checked."""
+        return any(len(steps) <= len(order) and all(_covers(s, d) for s, d in zip(steps, order))
+                   for order in self.dice_orders(dice, turn_number))
+
     def one_die_each(self, steps: Any, legal_steps: Any, dice: tuple[int, int],
                      turn_number: int | None = None) -> bool:
         """True when ``steps`` are as many as the legal move's and every step covers one of
@@ -875,6 +888,15 @@ class AceyDeucey(Backgammon):
 
     def board_notes(self, position: Any) -> tuple[str, ...]:
         return ()
+
+    def dice_orders(self, dice: tuple[int, int], turn_number: int | None = None) -> list[list[int]]:
+        """A 1-2's move plays the 1 and the 2 (both, one or, blocked, none), then any named
+        double's four dice."""
+        orders = super().dice_orders(dice, turn_number)
+        if sorted(dice) != [1, 2]:
+            return orders
+        return orders + [list(first) + [double] * 4
+                         for first in ((1, 2), (2, 1)) for double in range(1, 7)]
 
     def find_move(self, position: Any, chains: list[list[tuple[int, bool]]], moves: Any,
                   text: str) -> int:

@@ -334,13 +334,8 @@ def _check_steps(game: Any, action: Any, path: str) -> None:
     if action.kind != "move" or not game.variant.linear_steps:
         return
     d1, d2 = action.dice
-    dice = game.variant.turn_dice((d1, d2), game.turn_number)
     steps = action.move.steps
-    if len(steps) > len(dice):
-        raise _err(f"{path}.move", f"{len(steps)} steps for {d1}-{d2}")
-    orders = [dice] if d1 == d2 else [dice, dice[::-1]]
-    if not any(all((s.from_ - s.to == d) if s.to >= 0 else (s.from_ + 1 <= d)
-                   for s, d in zip(steps, order)) for order in orders):
+    if not game.variant.steps_follow_dice(steps, (d1, d2), game.turn_number):
         raise _err(f"{path}.move", f"the steps {[[s.from_, s.to] for s in steps]} are not "
                    f"one die each of {d1}-{d2}")
 
