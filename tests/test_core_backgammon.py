@@ -24,6 +24,7 @@ import pytest
 
 import nardy
 from nardy import batch
+from tests.support import pick_mismatches
 
 try:  # `python -m pytest` from the repo root puts the root on sys.path ...
     from tests.reference import backgammon_ref as R
@@ -283,18 +284,6 @@ def test_core_vs_gnubg_all_rolls(positions):
 
 # ------------------------------------------------------------- one move made alone
 
-def _pick_mismatches(engine, key, d1, d2):
-    listed = engine.legal(key, d1, d2).keys()
-    errors = []
-    if engine.count(key, d1, d2) != len(listed):
-        errors.append((d1, d2, "count", engine.count(key, d1, d2), len(listed)))
-    for index in range(max(1, len(listed))):
-        n, result = engine.pick(key, d1, d2, index)
-        if n != len(listed) or (n and result != listed[index]):
-            errors.append((d1, d2, index, n, len(listed)))
-    return errors
-
-
 def test_pick_is_the_listed_move(positions):
     """Engine.pick(index) counts the last steps of a search instead of making them and sorts
     out repeated results by rule (which intermediate landing hit); it must give exactly the
@@ -306,9 +295,9 @@ def test_pick_is_the_listed_move(positions):
         key = pos_of(m, o)._key
         phases.add(R.phase(m, o))
         for d1, d2 in R.ALL_ROLLS:
-            failures += [(m, o, *e) for e in _pick_mismatches(engine, key, d1, d2)]
+            failures += [(m, o, *e) for e in pick_mismatches(engine, key, d1, d2)]
             if d1 != d2:
-                failures += [(m, o, *e) for e in _pick_mismatches(engine, key, d2, d1)]
+                failures += [(m, o, *e) for e in pick_mismatches(engine, key, d2, d1)]
     assert phases >= {"bar", "contact", "race", "bearoff"}
     assert not failures, f"{len(failures)} mismatches, first: {failures[:3]}"
 
@@ -363,7 +352,7 @@ def test_pick_repeated_results_by_hits():
         opp[0] = 15 - placed
         key = pos_of(tuple(mover), tuple(opp))._key
         for d1, d2 in ((6, 3), (3, 6), (4, 3), (3, 1)):
-            failures += _pick_mismatches(engine, key, d1, d2)
+            failures += pick_mismatches(engine, key, d1, d2)
     assert not failures, failures
 
 
@@ -376,7 +365,7 @@ def test_pick_other_variants_fall_back_to_the_list():
     for variant in (nardy.find_variant("long-nardy")(), nardy.Backgammon(no_hit_and_hide=True)):
         p = nardy.Position(variant)
         for d1, d2 in ((6, 5), (3, 3), (2, 1)):
-            assert not _pick_mismatches(variant.engine, p._key, d1, d2)
+            assert not pick_mismatches(variant.engine, p._key, d1, d2)
 
 
 # ------------------------------------------------------------------- batch afterstates

@@ -17,6 +17,7 @@ import random
 import pytest
 
 import nardy
+from tests.support import pick_mismatches
 
 try:
     from tests.test_core_long_nardy import _block_heavy_positions
@@ -46,23 +47,11 @@ def game_keys(variant: nardy.Variant, n: int, seed: int) -> list:
     return out
 
 
-def mismatches(engine, key, d1, d2) -> list:
-    listed = engine.legal(key, d1, d2).keys()
-    errors = []
-    if engine.count(key, d1, d2) != len(listed):
-        errors.append((d1, d2, "count", engine.count(key, d1, d2), len(listed)))
-    for index in range(max(1, len(listed))):
-        n, result = engine.pick(key, d1, d2, index)
-        if n != len(listed) or (n and result != listed[index]):
-            errors.append((d1, d2, index, n, len(listed)))
-    return errors
-
-
 def check(variant: nardy.Variant, keys: list) -> None:
     failures = []
     for key in keys:
         for d1, d2 in ALL_ROLLS:
-            failures += [(key, *e) for e in mismatches(variant.engine, key, d1, d2)]
+            failures += [(key, *e) for e in pick_mismatches(variant.engine, key, d1, d2)]
     assert not failures, f"{len(failures)} mismatches, first: {failures[:3]}"
 
 

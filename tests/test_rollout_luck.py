@@ -21,21 +21,10 @@ import pytest
 
 import nardy
 from nardy import evaluators, parallel, search
+from tests.support import race
 
 ROLLS = [(a, b) for a in range(1, 7) for b in range(1, a + 1)]
 RACE = evaluators.as_evaluator("race", "backgammon")
-
-
-def race(mover: dict[int, int], opponent: dict[int, int]) -> nardy.Position:
-    """A backgammon race: {index: checkers} per side, the rest borne off."""
-    sides = []
-    for d in (mover, opponent):
-        s = [0] * 26
-        for i, n in d.items():
-            s[i] = n
-        s[25] = 15 - sum(d.values())
-        sides.append(s)
-    return nardy.Position.from_sides("backgammon", *sides)
 
 
 def won_points(loser):

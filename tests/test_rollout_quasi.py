@@ -20,18 +20,7 @@ import pytest
 
 import nardy
 from nardy import parallel
-
-
-def race(mover: dict[int, int], opponent: dict[int, int]) -> nardy.Position:
-    """A backgammon race: {index: checkers} per side, the rest borne off."""
-    sides = []
-    for d in (mover, opponent):
-        s = [0] * 26
-        for i, n in d.items():
-            s[i] = n
-        s[25] = 15 - sum(d.values())
-        sides.append(s)
-    return nardy.Position.from_sides("backgammon", *sides)
+from tests.support import race
 
 
 # White (on roll) bears off four checkers from its 1-point with a double and wins; otherwise
