@@ -503,6 +503,16 @@ Empty when the player cannot move (the turn passes).)doc")
          "(dice played, [(key, steps, named die), ...]): every legal move of the whole turn "
          "the roll gives on the mover's turn number `turn` (1 = the first); with again=True "
          "each move also says whether the same player rolls again after it.")
+      .def("turn_pick", [](Engine& e, const Key& k, int d1, int d2, int turn, uint64_t word) {
+        check_dice(d1, d2);
+        if (turn < 1) raise_error("Error", "turn must be >= 1");
+        Position result;
+        const int r = e.pick_turn(from_key(k), d1, d2, std::min(turn, kLateTurn), word, result);
+        return r == 0 ? py::none() : py::object(py::make_tuple(to_key(result), r == 2));
+      }, py::arg("key"), py::arg("d1"), py::arg("d2"), py::arg("turn"), py::arg("word"),
+         "The random rollout policy's move of the whole turn the roll gives on turn number "
+         "`turn`, from the ply's 64-bit word: (key, same player rolls again), or None when the "
+         "turn passes (nardy/rollout.hpp).")
       .def("turn_legal", [](Engine& e, const Key& k, int d1, int d2, int turn) {
         check_dice(d1, d2);
         if (turn < 1) raise_error("Error", "turn must be >= 1");

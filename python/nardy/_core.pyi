@@ -443,6 +443,10 @@ class Engine:
         """
         (dice played, [(key, steps, named die), ...]): every legal move of the whole turn the roll gives on the mover's turn number `turn` (1 = the first); with again=True each move also says whether the same player rolls again after it.
         """
+    def turn_pick(self, key: bytes, d1: typing.SupportsInt | typing.SupportsIndex, d2: typing.SupportsInt | typing.SupportsIndex, turn: typing.SupportsInt | typing.SupportsIndex, word: typing.SupportsInt | typing.SupportsIndex) -> typing.Any:
+        """
+        The random rollout policy's move of the whole turn the roll gives on turn number `turn`, from the ply's 64-bit word: (key, same player rolls again), or None when the turn passes (nardy/rollout.hpp).
+        """
     @property
     def has_sequences(self) -> bool:
         """

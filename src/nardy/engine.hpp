@@ -69,6 +69,10 @@ class EngineCore {
   // first_turn + p / 2). Variants without them list generate()'s moves, whatever the turn.
   virtual bool has_sequences() const noexcept = 0;
   virtual int generate_turn(const Position& pos, int d1, int d2, int turn, TurnList& out) = 0;
+  // The random rollout policy's move of the whole turn from the ply's word (TurnDraw):
+  // 0 the turn passes, 1 a move, 2 a move after which the same player rolls again.
+  virtual int pick_turn(const Position& pos, int d1, int d2, int turn, uint64_t word,
+                        Position& result) = 0;
   virtual uint64_t perft_turn(const Position& pos, int depth, bool ordered, int first_turn,
                               CancelPoll* poll) = 0;
   virtual bool finished(const Position& pos) const noexcept = 0;
@@ -130,6 +134,9 @@ class Engine {
   [[nodiscard]] bool has_sequences() const noexcept { return core_->has_sequences(); }
   int generate_turn(const Position& pos, int d1, int d2, int turn, TurnList& out) {
     return core_->generate_turn(pos, d1, d2, turn, out);
+  }
+  int pick_turn(const Position& pos, int d1, int d2, int turn, uint64_t word, Position& result) {
+    return core_->pick_turn(pos, d1, d2, turn, word, result);
   }
   uint64_t perft_turn(const Position& pos, int depth, bool ordered, int first_turn,
                       CancelPoll* poll = nullptr) {

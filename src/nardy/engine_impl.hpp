@@ -78,6 +78,22 @@ class EngineImpl final : public EngineCore {
 
   bool has_sequences() const noexcept override { return kSequences; }
 
+  int pick_turn(const Position& pos, int d1, int d2, int turn, uint64_t word,
+                Position& result) override {
+    TurnDraw draw{word};
+    if constexpr (HasDiceSequence<P>) {
+      return seq_->pick(pos, d1, d2, turn, draw, result) ? 1 : 0;
+    } else if constexpr (kSequences) {
+      seq_->generate(pos, d1, d2, turn, turn_list_);
+      if (turn_list_.empty()) return 0;
+      const TurnMove& m = turn_list_[draw(turn_list_.size())];
+      result = m.result;
+      return m.again ? 2 : 1;
+    } else {
+      return enum_.pick(pos, d1, d2, draw, result) ? 1 : 0;
+    }
+  }
+
   int generate_turn(const Position& pos, int d1, int d2, int turn, TurnList& out) override {
     if constexpr (kSequences) {
       return seq_->generate(pos, d1, d2, turn, out);
@@ -161,14 +177,23 @@ class EngineImpl final : public EngineCore {
       bool again = false;
       if (sequence_roll(d1, d2)) {
         if constexpr (kSequences) {
-          // A turn of several rolls is listed whole; a start position is turn 1, any other
-          // position is taken to be past the opening turns.
+          // A start position is turn 1, any other position is taken to be past the opening
+          // turns. The random policy's move of a dice sequence is made alone
+          // (SequenceEnumerator::pick_groups); otherwise the turn is listed whole.
           if (seq_turn_start_ < 0) seq_turn_start_ = is_start(start) ? 1 : kLateTurn;
           const int turn = seq_turn_start_ == kLateTurn ? kLateTurn
                                                         : seq_turn_start_ + static_cast<int>(ply / 2);
-          seq_->generate(pos, d1, d2, turn, turn_list_);
-          moved = !turn_list_.empty();
-          if (moved) {
+          const bool alone = HasDiceSequence<P> && policy == RolloutPolicy::Random;
+          if (alone) {
+            Position next;
+            TurnDraw draw{stream_draw(key, 2 * uint64_t{ply} + 1)};
+            if constexpr (HasDiceSequence<P>) moved = seq_->pick(pos, d1, d2, turn, draw, next);
+            if (moved) pos = next.swapped();
+          } else {
+            seq_->generate(pos, d1, d2, turn, turn_list_);
+            moved = !turn_list_.empty();
+          }
+          if (moved && !alone) {
             size_t k = 0;
             if (policy == RolloutPolicy::Random) {
               const uint64_t word = stream_draw(key, 2 * uint64_t{ply} + 1);

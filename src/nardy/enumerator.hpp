@@ -913,6 +913,71 @@ class SequenceEnumerator {
     }
   }
 
+  // One move of the turn the roll gives on turn number `turn`, chosen at random without
+  // listing the turn (pick_groups); for policies with dice_sequence. False when it passes.
+  template <class Draw>
+  bool pick(const Position& pos, int d1, int d2, int turn, Draw&& draw, Position& result) {
+    DiceGroup groups[kMaxGroups];
+    const int n = policy_.dice_sequence(d1, d2, turn, groups);
+    return pick_groups(pos, groups, n, draw, result);
+  }
+
+  // A random move of the turn of groups[0..n), for random rollouts, where listing a long turn
+  // (millions of results early in a Gul bara game) would cost more than the game. A turn of
+  // one group is generate()'s list at index draw(n), made alone (Enumerator::pick): uniform
+  // over the distinct results, as in every variant. A longer turn is chosen group by group:
+  // of the distinct positions a group played in full leaves, those from which the rest of the
+  // turn can still play the most dice the whole turn allows, one uniformly at random; then
+  // the next group from there; the group where the turn ends, uniformly among its distinct
+  // results. (Not uniform over the turn's results: a result several intermediate positions
+  // lead to is likelier.) A uniform choice among those that qualify is made by trying a
+  // uniform child, up to kTries times, and then drawing among all the children that qualify;
+  // draw(n) returns an index below n and is called once per try or choice.
+  template <class Draw>
+  bool pick_groups(const Position& pos, const DiceGroup* groups, int n, Draw&& draw,
+                   Position& result) {
+    if (n == 1) return base_.pick(pos, groups[0].d1, groups[0].d2, draw, result);
+    groups_ = groups;
+    n_groups_ = n;
+    rest_[n] = 0;
+    for (int k = n - 1; k >= 0; --k) rest_[k] = rest_[k + 1] + groups[k].size();
+    memo_.clear();
+    memo_size_ = 0;
+    const int most = reach(pos, 0);
+    bool moved = most > 0;
+    Position p = pos;
+    for (int k = 0, left = most; moved; ++k) {
+      const DiceGroup g = groups[k];
+      base_.generate(p, g.d1, g.d2, pick_list_);
+      const int played = base_.dice_played();
+      if (played == left) {  // the turn ends with this group
+        p = pick_list_[draw(pick_list_.size())].result;
+        break;
+      }
+      // played in full, with more to play from some of its results
+      const int need = left - played;
+      left = need;
+      bool found = false;
+      for (int t = 0; t < kTries && !found; ++t) {
+        const Position& c = pick_list_[draw(pick_list_.size())].result;
+        if (reach(c, k + 1) == need) {
+          p = c;
+          found = true;
+        }
+      }
+      if (!found) {
+        qualified_.clear();
+        for (uint32_t i = 0; i < pick_list_.size(); ++i)
+          if (reach(pick_list_[i].result, k + 1) == need) qualified_.push_back(i);
+        p = pick_list_[qualified_[draw(qualified_.size())]].result;
+      }
+    }
+    // (a large search's table is given back rather than kept for the next turn)
+    if (memo_size_ > kKeptMemo) memo_ = Memo{};
+    if (moved) result = p;
+    return moved;
+  }
+
   // The same for a given sequence of groups (n <= kMaxGroups); `named` is stored in each move
   // that reaches group `named_from` (the others name nothing).
   int generate_groups(const Position& pos, const DiceGroup* groups, int n, TurnList& out,
@@ -970,6 +1035,31 @@ class SequenceEnumerator {
     std::array<Step, kMaxSteps> steps;  // the group's steps that led here
   };
 
+  static constexpr int kTries = 4;
+  static constexpr size_t kKeptMemo = size_t{1} << 16;
+
+  // The most dice groups k.. can play from p (groups before k played in full), memoised by
+  // (position, k); a search stops as soon as one way plays every die left.
+  int reach(const Position& p, int k) {
+    if (k == n_groups_) return 0;
+    if (const uint8_t* v = memo_.find(p, static_cast<uint32_t>(k))) return *v;
+    const DiceGroup g = groups_[k];
+    MoveList& list = reach_lists_[k];
+    base_.generate(p, g.d1, g.d2, list);
+    int r = base_.dice_played();
+    if (r == g.size() && k + 1 < n_groups_) {
+      int best = 0;
+      for (const Move& m : list) {
+        best = std::max(best, reach(m.result, k + 1));
+        if (best == rest_[k + 1]) break;
+      }
+      r += best;
+    }
+    memo_.insert(p, static_cast<uint32_t>(k), static_cast<uint8_t>(r));
+    ++memo_size_;
+    return r;
+  }
+
   // Writes the steps from the start to node i into path_; returns their number.
   int path_to(size_t i) {
     int n = 0;
@@ -989,6 +1079,16 @@ class SequenceEnumerator {
   std::vector<Node> nodes_;
   std::array<Step, kMaxTurnSteps> path_{};
   TurnList choice_;  // one choice's moves (dice_choices)
+  // pick_groups()'s state
+  using Memo = StampedPositionTable<uint32_t, uint8_t>;
+  Memo memo_;
+  size_t memo_size_ = 0;
+  const DiceGroup* groups_ = nullptr;
+  int n_groups_ = 0;
+  int rest_[kMaxGroups + 1]{};  // dice of groups k..
+  MoveList pick_list_;
+  std::array<MoveList, kMaxGroups> reach_lists_;
+  std::vector<uint32_t> qualified_;
 };
 
 template <class P>

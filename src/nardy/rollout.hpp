@@ -35,6 +35,9 @@
 //   Random  uniform over the distinct resulting positions: the move at index
 //           uniform_from_word(word, n). Made alone by Engine::pick, which counts the moves of
 //           the search instead of listing them where the variant allows (standard backgammon).
+//           A turn of several groups of dice (a Gul bara cascade) is chosen group by group,
+//           not uniformly over its results: SequenceEnumerator::pick_groups, with the draws
+//           of trial.hpp's TurnDraw from the ply's word.
 //   Greedy  the highest greedy_score() of the resulting position (mover's view, not swapped);
 //           ties go to the first in move order. See greedy_score below for the heuristics.
 #pragma once

@@ -3,6 +3,7 @@
 // per-variant engine template (engine_impl.hpp) can play whole games without the thread pool.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 namespace nardy {
@@ -35,6 +36,20 @@ constexpr void dice_from_word(uint64_t x, int& d1, int& d2) noexcept {
 constexpr uint32_t uniform_from_word(uint64_t x, uint32_t n) noexcept {
   return static_cast<uint32_t>(((x >> 32) * n) >> 32);
 }
+
+// The random policy's draws for one ply's move, from that ply's word w: the first choice is
+// uniform_from_word(w, n), as for every one-roll move; a turn chosen in several steps (a dice
+// sequence's groups, SequenceEnumerator::pick_groups) takes the j-th further one from the
+// stream keyed by w: uniform_from_word(stream_draw(w, j - 1), n).
+struct TurnDraw {
+  uint64_t word;
+  uint64_t used = 0;
+  size_t operator()(size_t n) noexcept {
+    const uint64_t x = used == 0 ? word : stream_draw(word, used - 1);
+    ++used;
+    return uniform_from_word(x, static_cast<uint32_t>(n));
+  }
+};
 
 // Quasi-random dice (variance reduction): the rolls of the first `quasi` plies are stratified
 // over the trial numbers. Write trial = block * 36^quasi + sum(d_p * 36^p). Ply p's roll is

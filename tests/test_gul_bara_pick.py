@@ -1,0 +1,165 @@
+"""The random rollout policy's move of a Gul bara turn (Engine.turn_pick, as nardy.rollout
+plays it), against its definition (src/nardy/enumerator.hpp, pick_groups; docs/rollouts.md):
+
+* a turn of one group (a non-double, a double before the cascade turn) is the listed move at
+  the drawn index, uniform over the distinct results;
+* a cascade is chosen group by group: of the distinct positions a group played in full
+  leaves, those from which the rest of the turn can still play the most dice the turn allows,
+  one uniformly, then the next group; the group where the turn ends uniformly over its
+  results. The exact probabilities of that definition are computed from the independent
+  pure-Python reference (tests/reference/gul_bara_ref.py), and the core's picks over many
+  random words are compared with them by a chi-square test on constructed small cascades;
+* the same samples reject uniformity over the turn's results (the test has the power to see a
+  wrong distribution).
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+import pytest
+from scipy.stats import chisquare
+
+import nardy
+from nardy import _core
+from tests.reference import gul_bara_ref as ref
+
+ENGINE = nardy.GulBara().engine
+LATE = 1 << 20
+SAMPLES = 6000
+
+
+def definition(pos: ref.Pos, groups: list[tuple[int, int]]) -> dict[ref.Pos, Fraction]:
+    """The probability of each result of the turn under the documented group-by-group pick."""
+    most, finals = ref.turn_moves(pos, groups)
+    out: dict[ref.Pos, Fraction] = {}
+
+    def walk(p: ref.Pos, k: int, left: int, prob: Fraction) -> None:
+        d1, d2 = groups[k]
+        played, results = ref.group_plays(p, d1, d2)
+        if played == left:  # the turn ends with this group
+            for r in results:
+                out[r] = out.get(r, Fraction(0)) + prob / len(results)
+            return
+        need = left - played
+        ok = [c for c in results if ref.turn_moves(c, groups[k + 1:])[0] == need]
+        for c in ok:
+            walk(c, k + 1, need, prob / len(ok))
+
+    if most:
+        walk(pos, 0, most, Fraction(1))
+    assert set(out) == finals and sum(out.values()) == 1
+    return out
+
+
+#: (mover, opponent, die): small late cascades where some results of the first group cannot
+#: go on to play the most dice, and some results are reached through several intermediate
+#: positions (found by a seeded search over random positions)
+CASES = [
+    ((0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 1, 2, 0, 0, 0, 0, 0, 0, 0, 0, 10),
+     (0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 3, 1, 0, 1, 1, 0, 0, 1, 1, 0, 0, 4), 2),
+    ((0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 10),
+     (1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 12), 4),
+    ((0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 10),
+     (1, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 2, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 8), 3),
+    ((0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 10),
+     (0, 0, 0, 2, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 12), 3),
+]
+
+
+def samples(key: bytes, d: int, n: int, seed: int) -> dict[ref.Pos, int]:
+    rng = random.Random(seed)
+    counts: dict[ref.Pos, int] = {}
+    for _ in range(n):
+        got = ENGINE.turn_pick(key, d, d, LATE, rng.getrandbits(64))
+        assert got is not None and got[1] is False
+        pos = tuple(tuple(s) for s in _core.decode(got[0]))
+        counts[pos] = counts.get(pos, 0) + 1
+    return counts
+
+
+def pooled(counts: dict[ref.Pos, int], probs: dict[ref.Pos, Fraction],
+           n: int) -> tuple[list[int], list[float]]:
+    """Observed and expected counts, results expected fewer than 5 times pooled in one bin."""
+    obs, exp, small_obs, small_exp = [], [], 0, 0.0
+    for r, p in probs.items():
+        e = float(p) * n
+        if e < 5:
+            small_obs += counts.get(r, 0)
+            small_exp += e
+        else:
+            obs.append(counts.get(r, 0))
+            exp.append(e)
+    if small_exp:
+        obs.append(small_obs)
+        exp.append(small_exp)
+    return obs, exp
+
+
+@pytest.mark.parametrize("case", range(len(CASES)))
+def test_cascade_pick_has_the_documented_distribution(case):
+    us, them, d = CASES[case]
+    pos = (us, them)
+    groups = ref.cascade(d, d, LATE)
+    probs = definition(pos, groups)
+    counts = samples(_core.encode(us, them), d, SAMPLES, seed=case)
+    # every pick is a legal move of the whole turn
+    assert set(counts) <= set(probs)
+    obs, exp = pooled(counts, probs, SAMPLES)
+    assert chisquare(obs, exp).pvalue > 1e-4, (obs, exp)
+
+
+def test_the_check_sees_a_pick_uniform_over_results_as_wrong():
+    # case 1: the definition gives its results 1/24 to 1/3, far from uniform
+    us, them, d = CASES[1]
+    pos = (us, them)
+    probs = definition(pos, ref.cascade(d, d, LATE))
+    assert max(probs.values()) >= 4 * min(probs.values())
+    counts = samples(_core.encode(us, them), d, SAMPLES, seed=1)
+    uniform = {r: Fraction(1, len(probs)) for r in probs}
+    obs, exp = pooled(counts, uniform, SAMPLES)
+    assert chisquare(obs, exp).pvalue < 1e-6
+
+
+def test_a_turn_of_one_group_is_the_listed_move_at_the_drawn_index():
+    rng = random.Random(5)
+    start = _core.encode(*ref.start())
+    key = start
+    checked = 0
+    for ply in range(60):
+        us, them = _core.decode(key)
+        if us[25] == 15 or them[25] == 15:
+            break
+        d1, d2 = rng.randint(1, 6), rng.randint(2, 6)
+        if d1 == d2:
+            d2 = d1 % 6 + 1  # a non-double: one group on any turn
+        turn = 1 + ply // 2
+        for roll, t in (((d1, d2), LATE), ((d1, d1), 1), ((d2, d2), 2)):
+            moves = ENGINE.turn_legal(key, roll[0], roll[1], t)
+            word = rng.getrandbits(64)
+            got = ENGINE.turn_pick(key, roll[0], roll[1], t, word)
+            if len(moves) == 0:
+                assert got is None
+                continue
+            index = ((word >> 32) * len(moves)) >> 32
+            assert got == (moves.key(index), False)
+            checked += 1
+        moves = ENGINE.turn_legal(key, d1, d2, turn)
+        key = _core.swap(moves.key(rng.randrange(len(moves))) if len(moves) else key)
+    assert checked > 50
+
+
+def test_turn_pick_errors():
+    start = _core.encode(*ref.start())
+    with pytest.raises(ValueError, match="dice"):
+        ENGINE.turn_pick(start, 0, 3, 1, 0)
+    with pytest.raises(nardy.Error, match="turn"):
+        ENGINE.turn_pick(start, 3, 3, 0, 0)
+
+
+def test_rollouts_from_the_start_play_cascades_to_the_end():
+    # early cascades list millions of moves; the rollout makes its move alone
+    r = nardy.rollout(nardy.Position(nardy.GulBara()), 300, "random", seed=3, threads=2)
+    assert r.games == 300 and r.unfinished == 0
+    assert r == nardy.rollout(nardy.Position(nardy.GulBara()), 300, "random", seed=3, threads=1)
