@@ -450,12 +450,14 @@ Empty when the player cannot move (the turn passes).)doc")
       .def(py::init([](Variant v, HeadRule head, bool block_at_end, ShlemStage stage,
                        ShlemEnd end, int pass_limit, bool no_hit_and_hide,
                        int cascade_from_turn, bool pinned_bear_off, FevgaFirst fevga_first,
-                       FevgaPrime fevga_prime, bool fevga_start_quarter, int fevga_their_quarter) {
+                       FevgaPrime fevga_prime, bool fevga_start_quarter, int fevga_their_quarter,
+                       bool no_hit_and_run) {
              Rules r;
              if (cascade_from_turn < 0 || cascade_from_turn > 255)
                throw py::value_error("cascade_from_turn must be 0..255");
              r.cascade_from_turn = static_cast<uint8_t>(cascade_from_turn);
              r.no_hit_and_hide = no_hit_and_hide;
+             r.no_hit_and_run = no_hit_and_run;
              r.plakoto_pinned_bear_off = pinned_bear_off;
              r.head_rule = head;
              r.block_check_at_end = block_at_end;
@@ -479,7 +481,8 @@ Empty when the player cannot move (the turn passes).)doc")
            py::arg("pinned_bear_off") = false,
            py::arg("fevga_first") = FevgaFirst::PastStart,
            py::arg("fevga_prime") = FevgaPrime::OnePointBehind,
-           py::arg("fevga_start_quarter") = true, py::arg("fevga_their_quarter") = 6)
+           py::arg("fevga_start_quarter") = true, py::arg("fevga_their_quarter") = 6,
+           py::arg("no_hit_and_run") = false)
       .def_property_readonly("has_sequences", &Engine::has_sequences,
                              "Whether a roll may give a turn of several groups of dice.")
       .def("turn_moves", [](Engine& e, const Key& k, int d1, int d2, int turn, bool again) {

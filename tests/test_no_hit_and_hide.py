@@ -2,8 +2,9 @@
 ``no_hit_and_hide``): a checker that hits may not, in the same turn, go on to a point holding
 another of its own checkers; it may be covered, go on to an empty point, hit again or bear off.
 
-The reference below follows individual checkers (the rule is about one checker's journey),
-written straight from the rules and sharing nothing with the core.
+The reference (tests/reference/checker_rules.py) follows individual checkers (the rule is
+about one checker's journey), written straight from the rules and sharing nothing with the
+core.
 """
 
 from __future__ import annotations
@@ -17,77 +18,14 @@ import nardy
 
 try:
     from tests.reference import backgammon_ref as bg
+    from tests.reference import checker_rules as ref
 except ImportError:
     from reference import backgammon_ref as bg  # type: ignore[no-redef]
-
-BAR, OFF = 24, -1
-
-
-def _step(checkers, hit_flags, opp, k, d):
-    """Checker k moves d pips: new (checkers, hit_flags, opp) or None if illegal."""
-    src = checkers[k]
-    if BAR in checkers and src != BAR:
-        return None  # everything on the bar enters first
-    if src == OFF:
-        return None
-    dst = (24 - d) if src == BAR else src - d
-    if dst < 0:
-        if any(c == BAR or c > 5 for c in checkers if c != OFF):
-            return None
-        if dst < -1 and any(c > src for c in checkers if c not in (OFF, BAR)):
-            return None
-        dst = OFF
-    opp = list(opp)
-    hit = False
-    if dst != OFF:
-        j = 23 - dst
-        if opp[j] >= 2:
-            return None
-        if opp[j] == 1:
-            hit = True
-            opp[j] = 0
-            opp[24] += 1
-        if hit_flags[k] and any(c == dst for i, c in enumerate(checkers) if i != k):
-            return None  # the house rule: a hitter may not join its own checkers
-    checkers = list(checkers)
-    checkers[k] = dst
-    flags = list(hit_flags)
-    flags[k] = flags[k] or hit
-    return tuple(checkers), tuple(flags), tuple(opp)
+    from reference import checker_rules as ref  # type: ignore[no-redef]
 
 
 def reference(mover, opponent, dice):
-    checkers = []
-    for i in range(25):
-        checkers += [i] * mover[i]
-    checkers += [OFF] * mover[25]
-    start = (tuple(checkers), (False,) * 15, tuple(opponent))
-    orders = [tuple([dice[0]] * 4)] if dice[0] == dice[1] else [dice, dice[::-1]]
-    best: dict = {}
-    for order in orders:
-        frontier = {start}
-        for depth, d in enumerate(order, start=1):
-            nxt = set()
-            for ch, fl, op in frontier:
-                for k in range(15):
-                    r = _step(ch, fl, op, k, d)
-                    if r is not None:
-                        nxt.add(r)
-            if not nxt:
-                break
-            for ch, _, op in nxt:
-                best.setdefault((depth, sum(order[:depth])), set()).add((ch, op))
-            frontier = nxt
-    if not best:
-        return {(tuple(mover), tuple(opponent))}
-    top = max(best)
-    out = set()
-    for ch, op in best[top]:
-        side = [0] * 26
-        for c in ch:
-            side[25 if c == OFF else c] += 1
-        out.add((tuple(side), tuple(op)))
-    return out
+    return ref.legal_results(mover, opponent, dice, hide_rule=True)
 
 
 def core(mover, opponent, dice):

@@ -629,10 +629,20 @@ class Tavla(Backgammon):
     name = "tavla"
     aliases = ("turkish backgammon", "takhteh")
     core_variant = _core.Variant.TAVLA
+    options: ClassVar[dict[str, tuple[Any, tuple[Any, ...]]]] = {
+        **Backgammon.options,
+        # a checker that hits in its own home board moves no further in that turn; sources
+        # disagree, so it is off by default (docs/rules/tavla.md)
+        "no_hit_and_run": (False, (False, True)),
+    }
     scorings = ("single_gammon",)
     default_opening_roll = "fresh"
     cube_allowed = False
     default_cube = False
+
+    def _make_engine(self) -> _core.Engine:
+        return _core.Engine(self.core_variant, no_hit_and_hide=self.rules["no_hit_and_hide"],
+                            no_hit_and_run=self.rules["no_hit_and_run"])
 
 
 class Portes(Backgammon):

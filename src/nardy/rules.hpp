@@ -43,6 +43,8 @@ enum class FevgaPrime : uint8_t {
 struct Rules {
   bool no_hit_and_hide = false;  // backgammon house rule (seed 002): a hitter may not go on
                                  // to a point holding another own checker in the same turn
+  bool no_hit_and_run = false;   // Tavla: a checker that hits in its own home board moves no
+                                 // further in that turn
   HeadRule head_rule = HeadRule::Federation;
   bool block_check_at_end = false;  // long nardy: six-block rule on the final position only
   ShlemStage shlem_stage = ShlemStage::Either;

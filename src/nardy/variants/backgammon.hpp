@@ -12,10 +12,15 @@
 
 namespace nardy {
 
-// kNoHitAndHide selects the seed-002 house rule at compile time: it adds per-checker
-// bookkeeping to every step, which the standard game should not pay for.
-template <bool kNoHitAndHide>
+// The per-checker rules are selected at compile time: they add bookkeeping to every step,
+// which the standard game should not pay for. kNoHitAndHide: the seed-002 house rule (a
+// hitter may not go on to a point holding an own checker). kHomeHitStops: Tavla's rule
+// against hit-and-run in the home board (a checker that hits on one of the mover's points
+// 0..5 moves no further in that turn).
+template <bool kNoHitAndHide, bool kHomeHitStops = false>
 struct BasicBackgammonPolicy {
+  static constexpr bool kTracksCheckers = kNoHitAndHide || kHomeHitStops;
+
   // The opponent's index j lies on the mover's index 23 - j.
   static constexpr int to_mover(int j) noexcept { return 23 - j; }
 
@@ -25,15 +30,18 @@ struct BasicBackgammonPolicy {
     uint32_t their_closed = 0;  // opponent points with >= 2 checkers, mover's coordinates
     uint32_t their_blots = 0;   // opponent points with exactly 1 checker, mover's coordinates
     uint32_t hitters = 0;       // points where a checker stands that hit this turn
+    uint32_t stopped = 0;       // points where a checker stands that hit in the home board
+                                // this turn (kHomeHitStops: it may not move again)
   };
 
   // The standard rules are local to a step's source and target: order never matters. The
-  // no-hit-and-hide house rule follows individual checkers through the turn, so under it the
-  // enumerator must try every order (and tell states apart by their hitters, state_tag()).
-  static constexpr bool order_mattered() noexcept { return kNoHitAndHide; }
-  static constexpr bool kCommutativeDoubles = !kNoHitAndHide;
+  // per-checker rules follow individual checkers through the turn, so under them the
+  // enumerator must try every order (and tell states apart by their marks, state_tag()).
+  static constexpr bool order_mattered() noexcept { return kTracksCheckers; }
+  static constexpr bool kCommutativeDoubles = !kTracksCheckers;
   static constexpr void reset_order_flag() noexcept {}
-  uint32_t state_tag(const State& s) const noexcept { return s.hitters; }
+  // (stopped marks lie on points 0..5, shifted above the hitters' 24 bits)
+  uint32_t state_tag(const State& s) const noexcept { return s.hitters | s.stopped << 24; }
 
   explicit BasicBackgammonPolicy(const Rules& = {}) {}
 
@@ -71,27 +79,36 @@ struct BasicBackgammonPolicy {
       n.their_blots &= ~bit;
       send_to_bar(n.pos.them, to, hit);
       const Step step{int8_t(from), int8_t(to), uint8_t(hit)};
-      if constexpr (!kNoHitAndHide) {
+      if constexpr (!kTracksCheckers) {
         f(n, step);
       } else {
-        // Which checker left `from`? Another one: the hitters stay where they are. The hitter
-        // itself (if one stands there): it may not land among its own checkers.
+        // Which checker left `from`? Another one: the marked checker (at most one stands on a
+        // point: it hit there, so none of ours stood there) stays where it is. The marked
+        // checker itself: not after a hit in the home board, and under the house rule not
+        // onto a point among its own checkers.
         const uint32_t from_bit = (1u << from) & kBoardMask;
-        const bool hitter_there = s.hitters & from_bit;
-        const bool lands_among_own = s.ours & bit;
-        const bool others_there = from == kBar || s.pos.us.count(from) > 1 || !hitter_there;
+        const bool marked_there = (s.hitters | s.stopped) & from_bit;
+        const bool others_there = from == kBar || s.pos.us.count(from) > 1 || !marked_there;
+        const uint32_t hit_mark = kNoHitAndHide && hit ? bit : 0u;
+        const uint32_t stop_mark = kHomeHitStops && hit && to < 6 ? bit : 0u;
         if (others_there) {
-          n.hitters = s.hitters | (hit ? bit : 0u);
+          n.hitters = s.hitters | hit_mark;
+          n.stopped = s.stopped | stop_mark;
           f(n, step);
         }
-        if (hitter_there && !lands_among_own) {
+        const bool marked_may_move =
+            marked_there && !(s.stopped & from_bit) && !(s.ours & bit);
+        if (marked_may_move) {
           n.hitters = (s.hitters & ~from_bit) | bit;
+          n.stopped = s.stopped | stop_mark;
           f(n, step);
         }
       }
       return;
     }
     if (!may_bear_off(s.pos.us, s.ours, from, to)) return;
+    // A checker stopped by its hit may not bear off either.
+    if (kHomeHitStops && (s.stopped >> from & 1u) && s.pos.us.count(from) == 1) return;
     State n = s;
     move_checker(n.pos.us, n.ours, from, kOff, die);
     // A hitter may bear off; if it was alone its mark goes with it.
@@ -100,9 +117,9 @@ struct BasicBackgammonPolicy {
   }
 
   // The last step of a move: the resulting position alone, none of the masks a further step
-  // would need (most steps of a search are last steps). Under the house rule the hitters
-  // decide which checker moves, so the general step stands in.
-  static constexpr bool kLastStep = !kNoHitAndHide;
+  // would need (most steps of a search are last steps). Under the per-checker rules the
+  // marks decide which checker moves, so the general step stands in.
+  static constexpr bool kLastStep = !kTracksCheckers;
   template <class F>
   NARDY_HOT void for_each_last_step(const State& s, int from, int die, F&& f) const {
     const int to = from - die;
@@ -126,8 +143,8 @@ struct BasicBackgammonPolicy {
   // -- counting moves without making them (Enumerator::count, pick) ---------------------
   // sources() leaves out closed targets and keeps bear-offs to the exact point and the highest
   // one once all are home, which is all a step checks: one legal step per source. (Under the
-  // house rule the hitters decide which checker moves: the moves are listed.)
-  static constexpr bool kExactLastSources = !kNoHitAndHide;
+  // per-checker rules the marks decide which checker moves: the moves are listed.)
+  static constexpr bool kExactLastSources = !kTracksCheckers;
   // A checker landing where no opponent blot stands changes nothing but the counts.
   uint32_t quiet_points(const State& s) const noexcept { return ~s.their_blots & kBoardMask; }
 
