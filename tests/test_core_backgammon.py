@@ -302,6 +302,32 @@ def test_pick_is_the_listed_move(positions):
     assert not failures, f"{len(failures)} mismatches, first: {failures[:3]}"
 
 
+def test_entering_against_every_set_of_held_entry_points():
+    """A checker on the bar against each of the 64 sets of the opponent's home points held
+    (a roll whose entry points are all held passes before any search): the core's moves,
+    count and picked move agree with the reference on every roll, one or two on the bar."""
+    engine = BG.engine
+    failures = []
+    for held in range(64):
+        points = [j for j in range(6) if held >> j & 1]
+        opp = [0] * 26
+        for j in points:
+            opp[j] = 2
+        opp[12] = 15 - 2 * len(points)
+        for on_bar in (1, 2):
+            mover = [0] * 26
+            mover[BAR] = on_bar
+            mover[5] = 15 - on_bar - 1
+            mover[2] = 1
+            for dice in R.ALL_ROLLS:
+                problem = compare(mover, opp, dice)
+                if problem:
+                    failures.append(problem)
+                key = pos_of(mover, opp)._key
+                failures += [(held, on_bar, *e) for e in _pick_mismatches(engine, key, *dice)]
+    assert not failures, f"{len(failures)} mismatches, first: {failures[:3]}"
+
+
 def test_pick_on_arbitrary_valid_positions():
     """Valid positions no game need reach (checkers dealt at random, bar and off included):
     the count and the moves at the first, a middle and the last index are the listed ones."""

@@ -22,6 +22,11 @@
 //                                                      // calls f(const State& next, Step) for
 //                                                      // every legal single step
 //     bool final_ok(const State&) const;               // whole-turn check of a finished move
+//     bool must_pass(const Position&, int d1, int d2) const;
+//                                                      // optional: true only when the roll
+//                                                      // passes (a cheap test made before
+//                                                      // begin_turn, e.g. a closed board
+//                                                      // against a checker on the bar)
 //     static constexpr bool kCommutativeDoubles;       // optional, default true: false when
 //                                                      // same-die steps never commute safely
 //     static constexpr bool kLastStep;                 // optional, default false: true with
@@ -100,6 +105,11 @@ class Enumerator {
   // Replaces `out` with every legal complete move of `pos` for the roll (d1, d2). An empty
   // list means the player cannot move (the turn passes). Dice are 1..6, validated by callers.
   void generate(const Position& pos, int d1, int d2, MoveList& out) {
+    if (must_pass(pos, d1, d2)) {
+      out.clear();
+      best_score_ = 0;
+      return;
+    }
     // A policy that counts (its begin_turn writes every field it reads, as count() relies on)
     // starts in a member: a fresh stack array would be value-initialised on every call.
     if constexpr (counts_last_steps()) {
@@ -134,6 +144,12 @@ class Enumerator {
   // they are counted, not made: a search node records the last steps it would make as one
   // segment (a bit each, in list order), plain turns are counted from masks; see pick().
   size_t count(const Position& pos, int d1, int d2) {
+    if (must_pass(pos, d1, d2)) {
+      counted_ = false;
+      picked_.clear();
+      best_score_ = 0;
+      return 0;
+    }
     if constexpr (counts_last_steps()) {
       // (begin_turn writes the start in place: copied out of a fresh stack array it was read
       // whole right after being written field by field, a store-forwarding stall a turn.)
@@ -233,6 +249,14 @@ class Enumerator {
                         },
                     "kExactLastSources needs next_sources() and quiet_points()");
       return P::kExactLastSources && same_die_steps_may_commute();
+    } else {
+      return false;
+    }
+  }
+  // The policy's test for a roll that certainly passes, made before the turn's start state.
+  bool must_pass(const Position& pos, int d1, int d2) const noexcept {
+    if constexpr (requires { policy_.must_pass(pos, d1, d2); }) {
+      return policy_.must_pass(pos, d1, d2);
     } else {
       return false;
     }

@@ -55,6 +55,12 @@ struct BasicBackgammonPolicy {
     return 1;
   }
 
+  // A checker on the bar against both entry points closed (the opponent's index d - 1 holds
+  // two or more for each die): the roll passes, found without the turn's masks.
+  NARDY_HOT static bool must_pass(const Position& pos, int d1, int d2) noexcept {
+    return pos.us.bar() != 0 && pos.them.count(d1 - 1) >= 2 && pos.them.count(d2 - 1) >= 2;
+  }
+
   // Sources with a legal step for the die, as bit operations: everything on the bar enters
   // first; a point is out when its target is closed; low points bear off only when all
   // checkers are home, exactly or (overshooting) from the highest point.
