@@ -324,7 +324,7 @@ def test_entering_against_every_set_of_held_entry_points():
                 if problem:
                     failures.append(problem)
                 key = pos_of(mover, opp)._key
-                failures += [(held, on_bar, *e) for e in _pick_mismatches(engine, key, *dice)]
+                failures += [(held, on_bar, *e) for e in pick_mismatches(engine, key, *dice)]
     assert not failures, f"{len(failures)} mismatches, first: {failures[:3]}"
 
 
