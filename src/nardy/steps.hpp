@@ -25,10 +25,12 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <bit>
 #include <cstdint>
 #include <memory>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include "nardy/enumerator.hpp"
@@ -114,22 +116,92 @@ class StepTurn {
 
 namespace detail {
 
-// Positions with a small tag and a value (movelist.hpp's table), cleared in O(1).
+// (position, tag) -> value, open addressing, cleared in O(1). A turn's table starts small on
+// every clear however large an earlier turn made it: a table sized for the biggest turn seen
+// would put each lookup of an ordinary turn on a cold cache line.
 class TaggedPositionTable {
  public:
-  void clear() noexcept { table_.clear(); }
+  TaggedPositionTable() { slots_.resize(kStart); }
+  void clear() noexcept {
+    size_ = 0;
+    mask_ = kStart - 1;
+    bump();
+  }
   // The value stored for (p, tag), or -1.
   [[nodiscard]] int find(const Position& p, uint64_t tag) const noexcept {
-    const int* v = table_.find(p, tag);
-    return v ? *v : -1;
+    for (size_t i = mix(p, tag) & mask_;; i = (i + 1) & mask_) {
+      const Slot& s = slots_[i];
+      if (s.generation != generation_) return -1;
+      if (s.tag == tag && s.pos == p) return s.value;
+    }
   }
   void put(const Position& p, uint64_t tag, int value) {
-    *table_.insert(p, tag, value).first = value;
+    if ((size_ + 1) * 2 > mask_ + 1) grow();
+    for (size_t i = mix(p, tag) & mask_;; i = (i + 1) & mask_) {
+      Slot& s = slots_[i];
+      if (s.generation != generation_) {
+        s = Slot{p, tag, generation_, value};
+        ++size_;
+        return;
+      }
+      if (s.tag == tag && s.pos == p) {
+        s.value = value;
+        return;
+      }
+    }
   }
 
  private:
-  StampedPositionTable<uint64_t, int> table_;
+  static constexpr size_t kStart = 256;
+  struct Slot {
+    Position pos{};
+    uint64_t tag = 0;
+    uint32_t generation = 0;
+    int32_t value = 0;
+  };
+  static uint64_t mix(const Position& p, uint64_t tag) noexcept {
+    return p.hash() ^ (tag * 0x9E3779B97F4A7C15ull) ^ (tag >> 29);
+  }
+  void bump() noexcept {
+    if (++generation_ == 0) {  // wrapped: old stamps could alias the new generation
+      for (Slot& s : slots_) s = Slot{};
+      generation_ = 1;
+    }
+  }
+  void grow() {
+    live_.clear();
+    for (size_t i = 0; i <= mask_; ++i)
+      if (slots_[i].generation == generation_) live_.push_back(slots_[i]);
+    const size_t cap = 2 * (mask_ + 1);
+    if (slots_.size() < cap) slots_.resize(cap);
+    mask_ = cap - 1;
+    bump();
+    size_ = 0;
+    for (const Slot& s : live_) put(s.pos, s.tag, s.value);
+  }
+  std::vector<Slot> slots_, live_;
+  size_t mask_ = kStart - 1;
+  size_t size_ = 0;
+  uint32_t generation_ = 1;
 };
+
+// The tables of the turn being worked on, one set a thread, shared by every StepTurn of the
+// thread: a vector env steps hundreds of turns in turn, and tables of their own would meet
+// each of them on cold cache lines.
+struct StepTables {
+  TaggedPositionTable memo;     // reaches() of the owner's nodes
+  uint64_t owner = 0;           // serial of the turn whose entries these are (0: none)
+};
+
+inline StepTables& step_tables() {
+  thread_local StepTables tables;
+  return tables;
+}
+
+inline uint64_t next_turn_serial() noexcept {
+  static std::atomic<uint64_t> counter{0};
+  return counter.fetch_add(1, std::memory_order_relaxed) + 1;
+}
 
 }  // namespace detail
 
@@ -150,9 +222,9 @@ class StepTurnImpl final : public StepTurn {
     pos_ = pos;
     played_ = 0;
     done_ = false;
-    levels_.clear();
-    memo_.clear();
-    results_.clear();
+    nodes_.clear();
+    level_start_.clear();
+    cand_valid_ = false;
     results_list_.clear();
     n_groups_ = 1;
     groups_[0] = DiceGroup{d1, d2};
@@ -173,10 +245,15 @@ class StepTurnImpl final : public StepTurn {
       length_ = list_.empty() ? 0 : enum_.dice_played();
       for (const Move& m : list_) results_list_.push_back(m.result);
     }
-    levels_.emplace_back();
+    level_start_.push_back(0);
     if (length_ == 0) return;  // one action: pass
-    for (const Position& r : results_list_) results_.put(r, 0, 1);
-    levels_.back().push_back(first_node(pos, 0, 0));
+    result_hashes_.clear();
+    for (size_t k = 0; k < results_list_.size(); ++k)
+      result_hashes_.emplace_back(results_list_[k].hash(), static_cast<uint32_t>(k));
+    std::sort(result_hashes_.begin(), result_hashes_.end());
+    serial_ = detail::next_turn_serial();
+    acquire();
+    nodes_.push_back(first_node(pos, 0, 0));
   }
 
   int mask(uint8_t* out) override {
@@ -186,16 +263,13 @@ class StepTurnImpl final : public StepTurn {
       out[space_.pass()] = 1;
       return 1;
     }
+    expand();
     int n = 0;
-    played_depth_ = played_;
-    for (const Node& node : levels_.back())
-      children(node, [&](const Node& next, Step st) {
-        const int a = space_.encode(st);
-        if (!out[a] && reaches(next, played_ + 1, true)) {
-          out[a] = 1;
-          ++n;
-        }
-      });
+    for (const auto& c : cand_)
+      if (!out[c.action]) {
+        out[c.action] = 1;
+        ++n;
+      }
     return n;
   }
 
@@ -215,22 +289,18 @@ class StepTurnImpl final : public StepTurn {
       return true;
     }
     if (action == space_.pass()) return false;
-    std::vector<Node> next_level;
-    Position at{};
-    played_depth_ = played_;
-    for (const Node& node : levels_.back())
-      children(node, [&](const Node& next, Step st) {
-        if (space_.encode(st) != action || !reaches(next, played_ + 1, true)) return;
-        if (next_level.empty()) {
-          at = next.s.pos;
-        } else if (!(next.s.pos == at)) {
-          throw std::logic_error("one step action leads to two positions");
-        }
-        next_level.push_back(next);
-      });
-    if (next_level.empty()) return false;
-    levels_.push_back(std::move(next_level));
-    pos_ = at;
+    expand();
+    const size_t at = nodes_.size();
+    for (const auto& c : cand_) {
+      if (c.action != action) continue;
+      if (nodes_.size() > at && !(c.node.s.pos == nodes_[at].s.pos))
+        throw std::logic_error("one step action leads to two positions");
+      nodes_.push_back(c.node);
+    }
+    if (nodes_.size() == at) return false;
+    level_start_.push_back(static_cast<uint32_t>(at));
+    cand_valid_ = false;
+    pos_ = nodes_[at].s.pos;
     ++played_;
     done_ = played_ == length_;
     return true;
@@ -243,10 +313,12 @@ class StepTurnImpl final : public StepTurn {
       return true;
     }
     if (played_ == 0) return false;
-    levels_.pop_back();
+    nodes_.resize(level_start_.back());
+    level_start_.pop_back();
+    cand_valid_ = false;
     --played_;
     done_ = false;
-    pos_ = levels_.back().front().s.pos;
+    pos_ = nodes_[level_start_.back()].s.pos;
     return true;
   }
 
@@ -309,10 +381,10 @@ class StepTurnImpl final : public StepTurn {
   // (need_result) or just one the policy accepts (the most-dice test of a start state).
   bool reaches(const Node& node, int depth, bool need_result) {
     if (depth == length_)
-      return policy_.final_ok(node.s) && (!need_result || results_.find(node.s.pos, 0) == 1);
+      return policy_.final_ok(node.s) && (!need_result || is_result(node.s.pos));
     if (node.dice == 0 && node.group + 1 >= n_groups_) return false;
     const uint64_t k = key(node, depth, need_result);
-    const int known = memo_.find(node.s.pos, k);
+    const int known = w_->memo.find(node.s.pos, k);
     if (known >= 0) return known == 1;
     bool ok = false;
     const int saved = played_depth_;
@@ -321,8 +393,46 @@ class StepTurnImpl final : public StepTurn {
       if (!ok) ok = reaches(next, depth + 1, need_result);
     });
     played_depth_ = saved;
-    memo_.put(node.s.pos, k, ok ? 1 : 0);
+    w_->memo.put(node.s.pos, k, ok ? 1 : 0);
     return ok;
+  }
+
+  // Makes the thread's memo of reaches() hold this turn's entries (kept while the same turn
+  // keeps the table, emptied after another turn used it).
+  void acquire() {
+    detail::StepTables& w = detail::step_tables();
+    w_ = &w;
+    if (w.owner == serial_) return;
+    w.owner = serial_;
+    w.memo.clear();
+  }
+
+  // Whether p is one of the legal results: their hashes sorted (a few cache lines a turn, read
+  // again on every call of a vector env), then the position itself.
+  bool is_result(const Position& p) const noexcept {
+    const uint64_t h = p.hash();
+    auto it = std::lower_bound(result_hashes_.begin(), result_hashes_.end(),
+                               std::pair<uint64_t, uint32_t>{h, 0});
+    for (; it != result_hashes_.end() && it->first == h; ++it)
+      if (results_list_[it->second] == p) return true;
+    return false;
+  }
+
+  // The steps of the current level's nodes that extend to a legal move, each with the node it
+  // leads to (kept until the level changes: mask() and play() share them).
+  void expand() {
+    if (cand_valid_) return;
+    acquire();
+    cand_.clear();
+    played_depth_ = played_;
+    const size_t end = nodes_.size();
+    for (size_t k = level_start_.back(); k < end; ++k) {
+      const Node node = nodes_[k];  // (a copy: nodes_ does not grow here, but stays safe)
+      children(node, [&](const Node& next, Step st) {
+        if (reaches(next, played_ + 1, true)) cand_.push_back(Cand{space_.encode(st), next});
+      });
+    }
+    cand_valid_ = true;
   }
 
   P policy_;
@@ -333,9 +443,17 @@ class StepTurnImpl final : public StepTurn {
   DiceGroup groups_[kMaxGroups];
   int n_groups_ = 1;
   int played_depth_ = 0;  // steps before the node children() expands (a new group's start)
-  std::vector<std::vector<Node>> levels_;  // the node sets after 0, 1, ... steps
-  detail::TaggedPositionTable memo_;
-  detail::TaggedPositionTable results_;
+  struct Cand {
+    int action;
+    Node node;
+  };
+  std::vector<Node> nodes_;             // the node sets after 0, 1, ... steps, one after the other
+  std::vector<uint32_t> level_start_;   // where each of those sets starts in nodes_
+  std::vector<Cand> cand_;
+  bool cand_valid_ = false;
+  std::vector<std::pair<uint64_t, uint32_t>> result_hashes_;  // (hash, index in results_list_)
+  uint64_t serial_ = 0;                // this turn's number (detail::next_turn_serial)
+  detail::StepTables* w_ = nullptr;    // the thread's tables, holding this turn's entries
   std::vector<uint8_t> scratch_mask_;
 };
 
