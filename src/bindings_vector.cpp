@@ -127,6 +127,11 @@ void register_vector(py::module_& m) {
         return block_view(e.afterstate_rows(),
                           {static_cast<py::ssize_t>(e.total()), 2, kSlots});
       }, "(M, 2, 26) int8 afterstates of the last reset/step.")
+      .def("afterstate_again", [](PyVectorEnv& s) {
+        const VectorEnv& e = *s.env;
+        return block_view(e.afterstate_again(), {static_cast<py::ssize_t>(e.total())});
+      }, "(M,) uint8 of the last reset/step: 1 where the player who moved rolls again after "
+         "that afterstate.")
       .def("features", [](PyVectorEnv& s) {
         const VectorEnv& e = *s.env;
         const size_t rows = e.observation().steps ? e.size() : e.total();

@@ -393,3 +393,60 @@ def test_step_mode_features_and_bad_steps() -> None:
         VectorEnv("backgammon", 2, mode="step")
     with pytest.raises(GameStateError):
         VectorEnv("backgammon", 2).steps_played
+
+
+def test_a_move_after_which_the_same_player_rolls_again_keeps_it_on_roll() -> None:
+    """Acey-deucey's 1-2: the named double played in full, the same player rolls again. Each
+    game is mirrored on position keys with Engine.turn_moves(..., again=True): the
+    afterstates, their `again` flags, who is on roll and the dice of every ply must agree."""
+    v = nardy.find_variant("acey-deucey")()
+    n, seed = 6, 4
+    env = VectorEnv(v, n)
+    obs = env.reset(seed)
+    start = nardy.Position.start(v).key
+    keys, seats, plies = [start] * n, [0] * n, [0] * n
+    rng = np.random.default_rng(1)
+    agains = 0
+
+    def to_decision(i: int) -> list:
+        while True:
+            d1, d2 = game_dice(seed, i, 0, plies[i])
+            _, moves = v.engine.turn_moves(keys[i], d1, d2, 1 + plies[i] // 2, again=True)
+            if moves:
+                return moves
+            keys[i] = nardy._core.swap(keys[i])
+            seats[i] ^= 1
+            plies[i] += 1
+
+    for _ in range(60):
+        for i in range(n):
+            moves = to_decision(i)
+            assert tuple(env.dice[i]) == game_dice(seed, i, 0, plies[i])
+            assert env.to_play[i] == seats[i] and env.plies[i] == plies[i]
+            lo, hi = obs.offsets[i], obs.offsets[i + 1]
+            assert hi - lo == len(moves)
+            assert env.again[lo:hi].tolist() == [m[3] for m in moves]
+        counts = np.diff(obs.offsets)
+        actions = (rng.random(n) * counts).astype(np.int64)
+        # prefer a move after which the same player rolls again, where there is one
+        for i in range(n):
+            lo, hi = obs.offsets[i], obs.offsets[i + 1]
+            hits = np.flatnonzero(env.again[lo:hi])
+            if len(hits):
+                actions[i] = hits[0]
+        chosen = []
+        for i in range(n):
+            moves = to_decision(i)
+            chosen.append(moves[int(actions[i])])
+        _, terminated, truncated = env.step(actions)
+        assert not terminated.any() and not truncated.any()
+        for i, m in enumerate(chosen):
+            plies[i] += 1
+            if m[3]:
+                agains += 1
+                keys[i] = m[0]
+            else:
+                keys[i] = nardy._core.swap(m[0])
+                seats[i] ^= 1
+        obs = env.observe()
+    assert agains >= 3

@@ -124,7 +124,7 @@ class GymVectorEnv(gym.vector.VectorEnv):  # type: ignore[misc]
                 f"{self.max_actions}: make the env with a larger max_actions")
         return {"action_mask": self._columns[None, :] < counts[:, None],
                 "afterstates": obs.features, "offsets": obs.offsets,
-                "to_play": self.env.to_play, "dice": self.env.dice}
+                "again": self.env.again, "to_play": self.env.to_play, "dice": self.env.dice}
 
     def close_extras(self, **kwargs: Any) -> None:
         pass

@@ -35,6 +35,8 @@ The rules of the loop:
 
 * A step is one player's complete turn (where a roll gives a turn of several rolls, as Gul
   bara's doubles cascade, the whole turn's afterstates; step mode refuses those variants).
+  A move after which the same player rolls again (Acey-deucey's named double played in
+  full, :attr:`VectorEnv.again`) keeps that player on roll.
   Rolls without a legal move pass inside the env (so
   :attr:`to_play` may be the same player twice running); a roll with one legal move is still
   a decision (one afterstate).
@@ -218,6 +220,18 @@ class VectorEnv:
                 f"actions must be {self._n} integers (one afterstate index per game), got "
                 f"{_validate.show(actions)}")
         return np.ascontiguousarray(arr, dtype=np.int64)
+
+    @property
+    def again(self) -> np.ndarray:
+        """Afterstate mode: (M,) bool, one per afterstate row of the last observation: True
+        where the player who moved rolls again after it (Acey-deucey's named double played
+        in full). Such a row's features are encoded with side 0, the same player, on roll,
+        and choosing it leaves :attr:`to_play` unchanged."""
+        if self._mode == "steps":
+            raise GameStateError("again is an afterstate-mode property")
+        if self._seed is None:
+            raise GameStateError("call reset() first")
+        return self._core.afterstate_again().view(np.bool_)  # type: ignore[no-any-return]
 
     # -- what the env is and where each game stands ---------------------------------------
     @property

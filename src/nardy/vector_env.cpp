@@ -20,6 +20,7 @@ struct VectorEnv::Chunk {
   MoveList list;
   TurnList turn_list;  // variants whose turn is several rolls (Engine::has_sequences)
   std::vector<Position> cand, next;
+  std::vector<uint8_t> cand_again, next_again;  // the same player rolls again after it
   std::vector<uint32_t> local, next_local;  // CSR into cand / next, one entry a game + 1
   int64_t base = 0;                         // the chunk's first row in the observation
   std::vector<std::unique_ptr<StepTurn>> turns;  // step mode: one turn in progress a game
@@ -115,11 +116,15 @@ void VectorEnv::to_decision(Chunk& c, size_t i, int mover, float* reward, uint8_
       // count: the start position is turn 1 of either player, passes are turns).
       c.engine.generate_turn(g.pos, g.d1, g.d2, 1 + static_cast<int>(g.ply / 2), c.turn_list);
       m = c.turn_list.size();
-      for (size_t k = 0; k < m; ++k) c.next.push_back(c.turn_list[k].result);
+      for (size_t k = 0; k < m; ++k) {
+        c.next.push_back(c.turn_list[k].result);
+        c.next_again.push_back(c.turn_list[k].again);
+      }
     } else if (!obs_.steps) {
       c.engine.generate(g.pos, g.d1, g.d2, c.list);
       m = c.list.size();
       for (size_t k = 0; k < m; ++k) c.next.push_back(c.list[k].result);
+      c.next_again.resize(c.next.size(), 0);
     }
     if (m == 0) {  // the turn passes
       g.pos = g.pos.swapped();
@@ -148,6 +153,7 @@ void VectorEnv::run(Phase1&& phase1) {
     try {
       const size_t m = static_cast<size_t>(base);
       if (obs_.boards) rows_.ensure(m * kRowBytes);
+      again_.ensure(m);
       const size_t rows = obs_.steps ? games_.size() : m;
       if (obs_.features) feats_.ensure(rows * static_cast<size_t>(encoding_width(obs_.encoding)));
     } catch (...) {
@@ -156,12 +162,14 @@ void VectorEnv::run(Phase1&& phase1) {
   };
   auto first = [&](Chunk& c) {
     c.next.clear();
+    c.next_again.clear();
     c.next_local.assign(1, 0);
     phase1(c);
   };
   auto second = [&](Chunk& c) {
     if (!failed) write_chunk(c);
     std::swap(c.cand, c.next);
+    std::swap(c.cand_again, c.next_again);
     std::swap(c.local, c.next_local);
   };
   const size_t t = chunks_.size();
@@ -199,7 +207,11 @@ void VectorEnv::write_chunk(Chunk& c) {
     const size_t at = static_cast<size_t>(c.base) + k;
     int8_t* dst = obs_.boards ? rows_.data.get() + at * kRowBytes : row;
     unpack_row(c.next[k], dst);
-    if (obs_.features) encode_row(obs_.encoding, dst, 1, feats_.data.get() + at * width);
+    const bool again = c.next_again[k] != 0;
+    again_.data[at] = again;
+    // the player to roll next is on roll: the opponent, or the mover when it rolls again
+    if (obs_.features)
+      encode_row(obs_.encoding, dst, again ? 0 : 1, feats_.data.get() + at * width);
   }
   for (size_t i = c.begin; i < c.end; ++i) {
     const Game& g = games_[i];
@@ -270,9 +282,14 @@ long VectorEnv::step(const int64_t* actions, float* rewards, uint8_t* terminated
     for (size_t i = c.begin; i < c.end; ++i) {
       Game& g = games_[i];
       const int mover = g.on_roll;
-      g.pos = c.cand[c.local[i - c.begin] + static_cast<size_t>(actions[i])].swapped();
+      const size_t at = c.local[i - c.begin] + static_cast<size_t>(actions[i]);
       g.passes = 0;
-      g.on_roll ^= 1;
+      if (c.cand_again[at]) {  // the same player rolls again
+        g.pos = c.cand[at];
+      } else {
+        g.pos = c.cand[at].swapped();
+        g.on_roll ^= 1;
+      }
       ++g.ply;
       rewards[i] = 0.0f;
       terminated[i] = 0;

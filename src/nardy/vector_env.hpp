@@ -7,8 +7,11 @@
 // afterstates of that roll (every distinct resulting position, in the order of
 // Engine::generate, not swapped) are the game's choices; where a turn can be several rolls
 // (Engine::has_sequences), the whole turn's, Engine::generate_turn on the mover's turn number
-// 1 + ply / 2 as rollouts count it. Rolls without a legal move are passed inside the env. A game that ends (Engine::game_end, the same end rules and points as
-// rollouts) or reaches max_plies plies starts its next episode at once (auto-reset).
+// 1 + ply / 2 as rollouts count it. Rolls without a legal move are passed inside the env. A
+// move after which the same player rolls again (TurnMove::again: Acey-deucey's named double
+// played in full) keeps that player on roll, as rollouts do. A game that ends
+// (Engine::game_end, the same end rules and points as rollouts) or reaches max_plies plies
+// starts its next episode at once (auto-reset).
 //
 // Randomness: episode e of game i plays with the SplitMix64 stream keyed
 // game_key(seed, i, e) = trial_key(trial_key(seed, i), e); the dice of ply p of the episode
@@ -98,6 +101,9 @@ class VectorEnv {
   [[nodiscard]] size_t total() const noexcept { return static_cast<size_t>(offsets_.back()); }
   [[nodiscard]] const SharedBlock<int8_t>& afterstate_rows() const noexcept { return rows_; }
   [[nodiscard]] const SharedBlock<float>& afterstate_features() const noexcept { return feats_; }
+  // Per afterstate: 1 when the player who moved rolls again after it (Acey-deucey's named
+  // double played in full), else 0; its features are then encoded with side 0 on roll.
+  [[nodiscard]] const SharedBlock<uint8_t>& afterstate_again() const noexcept { return again_; }
   // Per game: the position on roll (N x 52 int8, mover first), the dice (N x 2), which player
   // is on roll (0: the one on roll at the episode's start), the episode and its plies so far.
   [[nodiscard]] const std::vector<int8_t>& boards() const noexcept { return boards_; }
@@ -148,6 +154,7 @@ class VectorEnv {
   std::vector<int64_t> offsets_;
   SharedBlock<int8_t> rows_;
   SharedBlock<float> feats_;
+  SharedBlock<uint8_t> again_;
   std::vector<int8_t> boards_, dice_, to_play_;
   std::vector<uint32_t> episodes_, plies_;
   int actions_ = 0;
