@@ -546,6 +546,10 @@ class VectorEnv:
         """
         (M, 2, 26) int8 afterstates of the last reset/step.
         """
+    def afterstate_again(self) -> numpy.ndarray:
+        """
+        (M,) uint8 of the last reset/step: 1 where the player who moved rolls again after that afterstate.
+        """
     def features(self) -> numpy.ndarray:
         """
         (M, F) float32 afterstate features of the last reset/step.
