@@ -204,3 +204,57 @@ def test_render():
     img = env.render()
     assert img.dtype == np.uint8 and img.ndim == 3 and img.shape[2] == 3
     assert img.shape[0] > 100 and len(np.unique(img.reshape(-1, 3), axis=0)) > 3
+
+
+#: Gul bara seeds (default rules: the cascade from the third turn) whose first decisions hold
+#: doubles cascades of moderate size (a few thousand moves at most): early low doubles cascade
+#: into millions of moves, which no seed here meets in its first DECISIONS agent turns.
+GUL_BARA_SEEDS = (10, 31)
+DECISIONS = 14
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_gul_bara_cascades_in_the_env(mode):
+    """Every agent decision of Gul bara games with doubles cascades, against the core's whole
+    turn (Position.turn_moves on the game's turn number): in afterstate mode the mask offers
+    exactly the turn's moves and the move played is the one chosen; in step mode every path
+    of masked steps takes as many steps as the turn plays dice and ends on one of the turn's
+    moves, which the game then records."""
+    v = nardy.GulBara()
+    assert v.rules["cascade_from_turn"] == 3
+    cascades = 0
+    for seed in GUL_BARA_SEEDS:
+        env = NardyEnv(v, mode=mode, opponent="random")
+        obs, _ = env.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        for _ in range(DECISIONS):
+            g = env.table.game
+            assert g.turn == env.agent
+            want = g.position.turn_moves(g.dice, g.turn_number)
+            keys = want.keys()
+            assert len(keys) > 0
+            cascades += want.played > 4
+            before = len(g.history)
+            if mode == "afterstate":
+                n = min(len(keys), env.table.max_afterstates)
+                assert obs["action_mask"].tolist() == [1] * n + [0] * (len(obs["action_mask"]) - n)
+                choice = int(rng.integers(n))
+                obs, _, term, trunc, _ = env.step(choice)
+                expected = keys[choice]
+            else:
+                for k in range(want.played):
+                    assert env.table.turn.played == k
+                    obs, _, term, trunc, _ = env.step(masked_choice(rng, obs))
+                    if k + 1 < want.played:
+                        assert len(g.history) == before  # the turn goes on
+                expected = None
+            played = [a.move for a in g.history[before:]
+                      if a.kind == "move" and a.player == env.agent]
+            assert played, "the agent's move was not recorded"
+            got = want.index_of(played[0])
+            assert got >= 0
+            if expected is not None:
+                assert keys[got] == expected
+            if term or trunc:
+                break
+    assert cascades >= 2
