@@ -96,9 +96,11 @@ struct TurnMoveSet {
   std::shared_ptr<TurnList> list;
   int d1 = 0, d2 = 0, turn = 1;
 
-  long find(const Position& p) const noexcept {
+  // `named` < 0: any named die (a move is told apart by its result and its named die)
+  long find(const Position& p, int named = -1) const noexcept {
     for (size_t i = 0; i < list->size(); ++i)
-      if ((*list)[i].result == p) return static_cast<long>(i);
+      if ((*list)[i].result == p && (named < 0 || (*list)[i].named == named))
+        return static_cast<long>(i);
     return -1;
   }
 };
@@ -443,8 +445,18 @@ Empty when the player cannot move (the turn passes).)doc")
         for (size_t i = 0; i < s.list->size(); ++i) out[i] = py::cast(to_key((*s.list)[i].result));
         return out;
       })
-      .def("find", [](const TurnMoveSet& s, const Key& k) { return s.find(from_key(k)); },
-           "Index of the move leading to the key, or -1.");
+      .def("named", [](const TurnMoveSet& s, size_t i) {
+        if (i >= s.list->size()) throw py::index_error();
+        return int((*s.list)[i].named);
+      }, "The die move i names (Acey-deucey's double after a 1-2; 0: none).")
+      .def("again", [](const TurnMoveSet& s, size_t i) {
+        if (i >= s.list->size()) throw py::index_error();
+        return bool((*s.list)[i].again);
+      }, "Whether the same player rolls again after move i.")
+      .def("find", [](const TurnMoveSet& s, const Key& k, int named) {
+        return s.find(from_key(k), named);
+      }, py::arg("key"), py::arg("named") = -1,
+         "Index of the move leading to the key (naming `named`; -1: any), or -1.");
 
   py::class_<Engine>(m, "Engine")
       .def(py::init([](Variant v, HeadRule head, bool block_at_end, ShlemStage stage,

@@ -397,7 +397,18 @@ class TurnMoveSet:
     def key(self, arg0: typing.SupportsInt | typing.SupportsIndex) -> bytes: ...
     def steps(self, arg0: typing.SupportsInt | typing.SupportsIndex) -> tuple: ...
     def keys(self) -> list: ...
-    def find(self, arg0: bytes) -> int: ...
+    def named(self, arg0: typing.SupportsInt | typing.SupportsIndex) -> int:
+        """
+        The die move i names (Acey-deucey's double after a 1-2; 0: none).
+        """
+    def again(self, arg0: typing.SupportsInt | typing.SupportsIndex) -> bool:
+        """
+        Whether the same player rolls again after move i.
+        """
+    def find(self, key: bytes, named: typing.SupportsInt | typing.SupportsIndex = -1) -> int:
+        """
+        Index of the move leading to the key (naming `named`; -1: any), or -1.
+        """
 class Engine:
     def __init__(self, variant: Variant, head_rule: HeadRule = ..., block_check_at_end: bool = False, shlem_stage: ShlemStage = ..., shlem_end: ShlemEnd = ..., shlem_pass_limit: typing.SupportsInt | typing.SupportsIndex = 4, no_hit_and_hide: bool = False, cascade_from_turn: typing.SupportsInt | typing.SupportsIndex = 3, pinned_bear_off: bool = False, fevga_first: FevgaFirst = ..., fevga_prime: FevgaPrime = ..., fevga_start_quarter: bool = True, fevga_their_quarter: typing.SupportsInt | typing.SupportsIndex = 6, no_hit_and_run: bool = False) -> None:
         ...

@@ -7,7 +7,7 @@ read through their methods, so the position module can import this one at load t
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from nardy import _validate
 from nardy.errors import InvalidNotationError
@@ -22,10 +22,16 @@ MAX_STEPS = 24
 _TOKEN = re.compile(r"^(?P<chain>[^()]+?)(?:\((?P<n>[1-9][0-9]?)\))?$")
 
 
-def _chains(move: Move) -> list[list[tuple[int, bool]]]:
+# A move that names dice (Acey-deucey's double after a 1-2) plays the roll's own two dice
+# first; its notation writes them, the named double as "(5-5)", then the double's steps.
+ROLL_STEPS = 2
+_NAMED = re.compile(r"^\(([1-6])-([1-6])\)$")
+
+
+def _chains(steps: Any) -> list[list[tuple[int, bool]]]:
     """Steps joined into one chain per checker: [(point, hit_on_arrival), ...]."""
     chains: list[list[tuple[int, bool]]] = []
-    for step in move.steps:
+    for step in steps:
         for chain in reversed(chains):
             if chain[-1][0] == step.from_ and step.from_ != -1:
                 chain.append((step.to, step.hit))
@@ -38,8 +44,42 @@ def _chains(move: Move) -> list[list[tuple[int, bool]]]:
 def format_move(move: Move, variant: Variant, color: int = WHITE) -> str:
     if not move.steps:
         return "pass"
+    named = move.named
+    if not named:
+        return _format_steps(move.steps, variant, color)
+    head, tail = move.steps[:ROLL_STEPS], move.steps[ROLL_STEPS:]
+    parts = [_format_steps(head, variant, color), f"({named}-{named})"]
+    if tail:
+        parts.append(_format_steps(tail, variant, color))
+    return " ".join(parts)
+
+
+def split_named(text: str) -> tuple[str, int]:
+    """``text`` without its named double, and the die it names (0: none written). The named
+    double is one token ``(d-d)``, written after the roll's own steps."""
+    if not isinstance(text, str):
+        raise InvalidNotationError(f"notation must be a string, not {type(text).__name__}")
+    _validate.text(text, "move notation", _validate.MAX_NOTATION_CHARS,
+                   error=InvalidNotationError)
+    tokens = text.replace(",", " ").split()
+    named = [k for k, t in enumerate(tokens) if t.startswith("(")]
+    if not named:
+        return text, 0
+    if len(named) > 1:
+        raise InvalidNotationError(f"{text!r} names more than one double")
+    k = named[0]
+    m = _NAMED.match(tokens[k])
+    if not m or m.group(1) != m.group(2):
+        raise InvalidNotationError(f"cannot read {tokens[k]!r}: a named double is written "
+                                   f"(1-1) .. (6-6)")
+    if k == 0:
+        raise InvalidNotationError(f"{text!r}: the named double follows the steps of the roll")
+    return " ".join(tokens[:k] + tokens[k + 1:]), int(m.group(1))
+
+
+def _format_steps(steps: Any, variant: Variant, color: int) -> str:
     texts: list[tuple[int, str]] = []
-    for chain in _chains(move):
+    for chain in _chains(steps):
         try:
             parts = [variant.point_name(chain[0][0], color)]
             for k, (point, hit) in enumerate(chain[1:], start=1):
@@ -100,7 +140,7 @@ def parse_chains(text: str, variant: Variant, color: int) -> list[list[tuple[int
 
 
 def parse_move_steps(text: str, variant: Variant, color: int) -> list[tuple[int, int, bool]]:
-    """Each segment of each chain is one step."""
+    """Each segment of each chain is one step (no named double: see :func:`parse_named_steps`)."""
     steps = []
     for chain in parse_chains(text, variant, color):
         for (a, _), (b, hit) in zip(chain, chain[1:]):
@@ -108,3 +148,12 @@ def parse_move_steps(text: str, variant: Variant, color: int) -> list[tuple[int,
     if len(steps) > MAX_STEPS:
         raise InvalidNotationError(f"{text!r} has more than {MAX_STEPS} steps")
     return steps
+
+
+def parse_named_steps(text: str, variant: Variant,
+                      color: int) -> tuple[list[tuple[int, int, bool]], int]:
+    """:func:`parse_move_steps` of a move that may name a double: (steps, named die)."""
+    plain, named = split_named(text)
+    if named and not getattr(variant, "names_dice", True):
+        raise InvalidNotationError(f"{text!r}: {variant.name} has no named doubles")
+    return parse_move_steps(plain, variant, color), named

@@ -37,8 +37,7 @@ from typing import TYPE_CHECKING, Any
 from nardy import _core
 from nardy import _validate as _v
 from nardy.errors import GameStateError, IllegalMoveError
-from nardy.notation import parse_chains
-from nardy.position import PASS, LegalMoves, Move, Position
+from nardy.position import PASS, LegalMoves, Move, Position, _find_notation
 from nardy.results import Action, Result, color_arg, color_name
 from nardy.variants import BLACK, WHITE, Variant
 
@@ -107,7 +106,9 @@ class GameCore:
     def turn_number(self) -> int:
         """The number of the turn of the player on roll, counted for each player (1: his
         first; a passed turn counts). Gul bara's cascade depends on it. From the opening both
-        players start at 1; a game from a position starts at its ``turn_number``."""
+        players start at 1; a game from a position starts at its ``turn_number``. A roll
+        again after a move (Acey-deucey's 1-2 with its named double) is part of the same turn:
+        the number does not change."""
         return self._first_turn + self._plies // 2
 
     def _list_moves(self, pos: Position, dice: tuple[int, int]) -> Any:
@@ -263,9 +264,13 @@ class Turns(GameCore):
             if self._legal is not None:
                 mv = self._legal[move]
                 key = self._legal.key(move)
+            elif self._variant.names_dice:
+                mv = Move(moves.steps(move), moves.named(move))
+                key = moves.key(move)
             else:
                 mv = Move(moves.steps(move))
                 key = moves.key(move)
+            idx = move
         else:
             legal = self.legal_moves()
             if isinstance(move, str):
@@ -291,13 +296,18 @@ class Turns(GameCore):
                 else legal[idx]
             key = legal.key(idx)
         snap = self._snapshot()
-        key = _core.swap(key)
         mover = pos.turn
-        self._position = Position._raw(pos.variant, key, 1 - mover)
+        finished = (_core.decode(key, pos.variant.core_variant)[0][25]
+                    == pos.variant.checkers)
+        # a move after which the same player rolls again leaves him on roll (unless it won)
+        again = self._variant.names_dice and not finished and bool(self._moves.again(idx))
+        if again:
+            self._position = Position._raw(pos.variant, key, mover)
+        else:
+            self._position = Position._raw(pos.variant, _core.swap(key), 1 - mover)
         self._history.append(Action("move", mover, dice, mv))
         self._undo.append(snap)
-        self._after_move(mover, _core.decode(key, pos.variant.core_variant)[1][25]
-                         == pos.variant.checkers)
+        self._after_move(mover, finished, again=again)
 
     def pass_turn(self) -> None:
         """Passes when the dice allow no move (else :class:`IllegalMoveError`)."""
@@ -312,18 +322,18 @@ class Turns(GameCore):
 
     def _parse(self, text: str, legal: Any) -> Move:
         """The legal move (of ``legal``, the current dice's) that ``text`` denotes."""
-        pos = self._position
-        chains = parse_chains(text, pos.variant, pos.turn)
-        if not chains:
+        idx = _find_notation(self._position, text, legal)
+        if idx is None:
             return PASS
-        idx = pos.variant.find_move(pos, chains, legal, text)
         if idx < 0:
             d = self._dice or (0, 0)
             raise IllegalMoveError(f"{text!r} is not a legal move for {d[0]}-{d[1]}")
         return legal[idx]  # type: ignore[no-any-return]
 
-    def _after_move(self, mover: int, finished: bool, passed: bool = False) -> None:
-        self._plies += 1
+    def _after_move(self, mover: int, finished: bool, passed: bool = False,
+                    again: bool = False) -> None:
+        if not again:
+            self._plies += 1
         self._dice = None
         self._moves = None
         self._legal = None

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Iterable, Sequence
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from nardy import _core, _validate
 from nardy.errors import (
@@ -19,7 +19,7 @@ from nardy.errors import (
     InvalidNotationError,
     InvalidPositionError,
 )
-from nardy.notation import MAX_STEPS, format_move, parse_chains, parse_move_steps
+from nardy.notation import MAX_STEPS, format_move, parse_chains, parse_named_steps, split_named
 from nardy.variants import BLACK, WHITE, Variant, as_variant
 
 BAR = 24
@@ -44,8 +44,14 @@ def _check_dice(dice: Any) -> tuple[int, int]:
 class Move:
     """A complete move: its checker steps in order. Immutable and hashable.
 
-    Two moves are equal when their steps are equal; a position recognises a move as legal by
-    where it leads, so ``8/5 6/5`` and ``6/5 8/5`` are both found in ``legal_moves``.
+    Two moves are equal when their steps and their named die are equal; a position recognises
+    a move as legal by where it leads (and the die it names), so ``8/5 6/5`` and ``6/5 8/5``
+    are both found in ``legal_moves``.
+
+    ``named``: the die the move names, where the player chooses dice (Acey-deucey: the double
+    played after a 1-2, 5 for 5-5); 0 for every other move. Naming 5-5 and naming 6-6 are two
+    moves even where both leave the same position. Notation writes it after the roll's own
+    steps: ``24/23 24/22 (5-5) 13/8(2) 6/1(2)``.
 
     A move taken from a position (:meth:`Position.legal_moves`, :meth:`Position.parse_move`)
     remembers that position's variant and colour on roll and prints in their notation, so that
@@ -61,11 +67,15 @@ class Move:
 
     # _src and _index: a move listed by LegalMoves leaves _steps unset and names its place in
     # the LegalMoves buffer instead; __getattr__ builds the steps the first time they are read.
-    __slots__ = ("_steps", "_variant", "_color", "_src", "_index")
+    __slots__ = ("_steps", "_variant", "_color", "_src", "_index", "_named")
     _src: Any
     _index: int
 
-    def __init__(self, steps: Iterable[Step | tuple[int, int] | tuple[int, int, bool]]) -> None:
+    def __init__(self, steps: Iterable[Step | tuple[int, int] | tuple[int, int, bool]],
+                 named: int = 0) -> None:
+        if not _validate.is_int(named) or _validate.is_bool(named) or not 0 <= named <= 6:
+            raise InvalidNotationError(f"named is a die 1..6 (0: none), got "
+                                       f"{_validate.show(named)}")
         if not isinstance(steps, (list, tuple)):
             raise InvalidNotationError(
                 f"a move is a list or tuple of steps, got {_validate.show(steps)}")
@@ -85,9 +95,14 @@ class Move:
         self._steps: tuple[Step, ...] = tuple(norm)
         self._variant: Variant | None = None
         self._color: int = WHITE
+        if named:
+            self._named = int(named)
 
     def __getattr__(self, name: str) -> Any:
-        # only reached for an unset slot: the steps of a listed move, on first use
+        # only reached for an unset slot: the steps of a listed move, on first use, or the
+        # named die of a move that names none (the core makes moves without it)
+        if name == "_named":
+            return 0
         if name != "_steps":
             raise AttributeError(f"'Move' object has no attribute {name!r}")
         try:
@@ -102,6 +117,11 @@ class Move:
     @property
     def steps(self) -> tuple[Step, ...]:
         return self._steps
+
+    @property
+    def named(self) -> int:
+        """The die the move names (Acey-deucey: the double chosen after a 1-2); 0: none."""
+        return self._named  # type: ignore[no-any-return]
 
     @property
     def variant(self) -> Variant | None:
@@ -121,6 +141,9 @@ class Move:
         m._steps = self._steps
         m._variant = as_variant(variant)
         m._color = color
+        named = self._named
+        if named:
+            m._named = named
         return m
 
     def __len__(self) -> int:
@@ -130,16 +153,18 @@ class Move:
         return bool(self._steps)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Move) and other._steps == self._steps
+        return (isinstance(other, Move) and other._steps == self._steps
+                and other._named == self._named)
 
     def __hash__(self) -> int:
+        # moves differing only in their named die share a hash (rare; equality tells them apart)
         return hash(self._steps)
 
     def __reduce__(self) -> tuple[Any, ...]:
         v = getattr(self, "_variant", None)
         if v is None:
-            return (Move, (self._steps,))
-        return (_move_in_context, (self._steps, v, self._color))
+            return (Move, (self._steps, self._named))
+        return (_move_in_context, (self._steps, v, self._color, self._named))
 
     def __repr__(self) -> str:
         v = getattr(self, "_variant", None)
@@ -151,7 +176,8 @@ class Move:
 
     def notation(self, variant: Variant | type[Variant] | str | None = None,
                  color: int | None = None) -> str:
-        """Standard notation (``13/8 24/23``, ``bar/22*``, ``6/off``, ``8/5(2)``).
+        """Standard notation (``13/8 24/23``, ``bar/22*``, ``6/off``, ``8/5(2)``; a named
+        double after the roll's steps: ``24/23 24/22 (5-5) 13/8(2) 6/1(2)``).
 
         Point names come from ``variant`` and ``color`` when given, else from the move's own
         context, else the context-free form (the mover's point numbers). A checker that moves
@@ -172,22 +198,23 @@ class Move:
     @classmethod
     def from_notation(cls, text: str, variant: Variant | type[Variant] | str | None = None,
                       color: int = WHITE) -> Move:
-        """Parses notation whose every segment is one die (``24/18 18/13``, ``bar/22*``): in
-        ``variant``'s names for ``color`` (then the move prints in that context), or without a
-        variant in the context-free form.
+        """Parses notation whose every segment is one die (``24/18 18/13``, ``bar/22*``, a
+        named double ``(5-5)`` after the roll's steps): in ``variant``'s names for ``color``
+        (then the move prints in that context), or without a variant in the context-free form.
 
         Chains that skip points (``24/13``) need the position and dice to be split into single
         steps: use :meth:`Position.parse_move`.
         """
         color = _validate.color(color)
         if variant is None:
-            return cls(parse_move_steps(text, _CONTEXT_FREE, WHITE))
+            return cls(*parse_named_steps(text, _CONTEXT_FREE, WHITE))
         v = as_variant(variant)
-        return cls(parse_move_steps(text, v, color)).in_context(v, color)
+        return cls(*parse_named_steps(text, v, color)).in_context(v, color)
 
 
-def _move_in_context(steps: tuple[Step, ...], variant: Variant, color: int) -> Move:
-    return Move(steps).in_context(variant, color)
+def _move_in_context(steps: tuple[Step, ...], variant: Variant, color: int,
+                     named: int = 0) -> Move:
+    return Move(steps, named).in_context(variant, color)
 
 
 class _ContextFree:
@@ -475,13 +502,12 @@ class Position:
         with ``turn_number``, a move of the whole turn of :meth:`turn_moves`).
         Raises :class:`InvalidNotationError` or :class:`IllegalMoveError`."""
         dice = _check_dice(dice)
-        chains = parse_chains(text, self._variant, self._turn)
         moves = self._moves_for(dice, turn_number)
-        if not chains:
+        idx = _find_notation(self, text, moves)
+        if idx is None:
             if moves:
                 raise IllegalMoveError(f"cannot pass with {dice[0]}-{dice[1]}: a move is possible")
             return PASS
-        idx = self._variant.find_move(self, chains, moves, text)
         if idx < 0:
             raise IllegalMoveError(f"{text!r} is not a legal move for {dice[0]}-{dice[1]}")
         return moves[idx]  # type: ignore[no-any-return]
@@ -519,6 +545,51 @@ class Position:
         from nardy.textboard import board
 
         return board(self)
+
+
+def _find_notation(pos: Position, text: str, moves: Any) -> int | None:
+    """Index in ``moves`` (``pos``'s legal moves) of the move ``text`` denotes; -1: none;
+    None: the text is ``pass``. A move that names a double is found by where it leads and
+    the double; one written without its double, when only one legal move leads there."""
+    plain, named = split_named(text)
+    chains = parse_chains(plain, pos.variant, pos.turn)
+    v = pos.variant
+    if named and not v.names_dice:
+        raise InvalidNotationError(f"{text!r}: {v.name} has no named doubles")
+    if not chains:
+        if named:
+            raise InvalidNotationError(f"{text!r}: a named double follows the roll's steps")
+        return None
+    if v.names_dice:
+        if not isinstance(moves, TurnMoves):
+            if named:
+                raise InvalidNotationError(f"{text!r}: a named double is part of a move of the "
+                                           f"whole turn (give the turn number)")
+        else:
+            moves = _Naming(moves, named, text)
+    idx: int = v.find_move(pos, chains, moves, text)
+    return idx
+
+
+class _Naming:
+    """``moves.find`` for :meth:`Variant.find_move` in a turn whose moves name dice: the move
+    leading to a key that names ``named``; with no named die written, the one move leading
+    there (two or more: the text must name the double)."""
+
+    __slots__ = ("_moves", "_named", "_text")
+
+    def __init__(self, moves: TurnMoves, named: int, text: str) -> None:
+        self._moves, self._named, self._text = moves, named, text
+
+    def find(self, key: bytes) -> int:
+        if self._named:
+            return self._moves.find(key, self._named)
+        found = [(n, i) for n in range(7) if (i := self._moves.find(key, n)) >= 0]
+        if len(found) > 1:
+            names = ", ".join(f"({n}-{n})" for n, _ in found)
+            raise InvalidNotationError(f"{self._text!r} is {len(found)} legal moves, naming "
+                                       f"{names}: write the named double after the roll's steps")
+        return found[0][1] if found else -1
 
 
 def _turn(turn: Any) -> int:
@@ -585,7 +656,50 @@ def _side(values: Sequence[int], who: str, checkers: int) -> tuple[int, ...]:
     return side
 
 
-class LegalMoves(_core.LegalMovesBase):
+class _MoveList:
+    """Reading shared by :class:`LegalMoves` and :class:`TurnMoves`: both are lazy read-only
+    sequences of :class:`Move` over the core's result buffer (``position``, ``keys()``)."""
+
+    __slots__ = ()
+
+    position: Position
+
+    if TYPE_CHECKING:  # each subclass has them (LegalMoves from the core's base)
+        def __len__(self) -> int: ...
+        def __getitem__(self, i: Any) -> Any: ...
+        def keys(self) -> list[bytes]: ...
+        def _same_listing(self, other: Any) -> bool: ...
+
+    def count(self, value: Any = None) -> int:
+        """Number of legal moves (python-chess style); with an argument, how many equal it."""
+        if value is None:
+            return len(self)
+        return sum(1 for m in self if m == value)
+
+    def index(self, value: Any, start: int = 0, stop: int | None = None) -> int:
+        """As ``list.index``: the first move equal to ``value`` (same steps, same named die)."""
+        for i in range(*slice(start, stop).indices(len(self))):
+            if self[i] == value:
+                return i
+        raise ValueError(f"{value!r} is not in the legal moves")
+
+    def results(self) -> list[Position]:
+        """The resulting positions, opponent on roll, in move order."""
+        p = self.position
+        v, turn, swap, raw = p.variant, 1 - p.turn, _core.swap, Position._raw
+        return [raw(v, swap(k), turn) for k in self.keys()]
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is type(self):
+            return self._same_listing(other)
+        if isinstance(other, (list, tuple)):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+class LegalMoves(_MoveList, _core.LegalMovesBase):  # type: ignore[misc]
     """The legal moves of one position and roll, one per resulting position (empty when the
     player cannot move and the turn passes): a lazy, read-only sequence of :class:`Move`.
 
@@ -615,34 +729,8 @@ class LegalMoves(_core.LegalMovesBase):
     def _dice(self) -> tuple[int, int]:
         return self.dice
 
-    def count(self, value: Any = None) -> int:
-        """Number of legal moves (python-chess style); with an argument, how many equal it."""
-        if value is None:
-            return len(self)
-        return sum(1 for m in self if m == value)
-
-    def index(self, value: Any, start: int = 0, stop: int | None = None) -> int:
-        """As ``list.index``: the first move equal to ``value`` (same steps)."""
-        n = len(self)
-        for i in range(*slice(start, stop).indices(n)):
-            if self[i] == value:
-                return i
-        raise ValueError(f"{value!r} is not in the legal moves")
-
-    def results(self) -> list[Position]:
-        """The resulting positions, opponent on roll, in move order."""
-        p = self.position
-        v, turn, swap, raw = p.variant, 1 - p.turn, _core.swap, Position._raw
-        return [raw(v, swap(k), turn) for k in self.keys()]
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, LegalMoves):
-            return (other.position == self.position and tuple(other.dice) == tuple(self.dice))
-        if isinstance(other, (list, tuple)):
-            return list(self) == list(other)
-        return NotImplemented
-
-    __hash__ = None  # type: ignore[assignment]
+    def _same_listing(self, other: Any) -> bool:
+        return bool(other.position == self.position and tuple(other.dice) == tuple(self.dice))
 
     def __repr__(self) -> str:
         shown = ", ".join(str(m) for m in self[:8])
@@ -679,7 +767,7 @@ def _rebuild_legal_moves(position: Position, dice: tuple[int, int]) -> LegalMove
     return position.legal_moves(dice)
 
 
-class TurnMoves:
+class TurnMoves(_MoveList):
     """The legal moves of a whole turn that can be several rolls (Gul bara's cascade: a double
     followed by every higher double), one per resulting position: a lazy, read-only sequence
     of :class:`Move` like :class:`LegalMoves`, made by :meth:`Position.turn_moves`.
@@ -689,7 +777,11 @@ class TurnMoves:
     turn of an opening: about 3.2 million, some 400 MB in the core) can still be counted and
     played by index; :meth:`keys`, :meth:`results` and iterating over all of them are for
     small turns. ``played``: the dice the moves play (a cascade stops at a double that cannot
-    be played in full)."""
+    be played in full).
+
+    Where the player names dice (Acey-deucey's 1-2), a move is told apart by where it leads
+    and the die it names (:attr:`Move.named`); :meth:`again` says whether the same player
+    rolls again after it."""
 
     __slots__ = ("_core_set", "position", "dice", "turn_number")
 
@@ -727,7 +819,8 @@ class TurnMoves:
 
     def _move(self, i: int) -> Move:
         p = self.position
-        return Move(self._core_set.steps(i)).in_context(p.variant, p.turn)
+        s = self._core_set
+        return Move(s.steps(i), s.named(i)).in_context(p.variant, p.turn)
 
     def __getitem__(self, i: Any) -> Any:
         n = len(self._core_set)
@@ -756,47 +849,34 @@ class TurnMoves:
     def keys(self) -> list[bytes]:
         return self._core_set.keys()  # type: ignore[no-any-return]
 
-    def find(self, key: bytes) -> int:
-        return self._core_set.find(key)  # type: ignore[no-any-return]
+    def find(self, key: bytes, named: int = -1) -> int:
+        """Index of the move leading to ``key`` (naming ``named``; -1: any), or -1."""
+        return self._core_set.find(key, named)  # type: ignore[no-any-return]
+
+    def named(self, i: int) -> int:
+        """The die move ``i`` names (0: none)."""
+        return self._core_set.named(i)  # type: ignore[no-any-return]
+
+    def again(self, i: int) -> bool:
+        """Whether the same player rolls again after move ``i`` (Acey-deucey: a 1-2 and its
+        named double played in full)."""
+        return self._core_set.again(i)  # type: ignore[no-any-return]
 
     def index_of(self, move: Any) -> int:
-        """Index of the legal move leading where ``move`` leads (its steps applied in order),
-        or -1."""
+        """Index of the legal move leading where ``move`` leads (its steps applied in order)
+        and naming its named die, or -1."""
         if not isinstance(move, Move) or not move.steps:
             return -1
         key = self.position.variant.engine.apply(
             self.position.key, [(s.from_, s.to, s.hit) for s in move.steps])
-        return -1 if key is None else self.find(key)
+        return -1 if key is None else self.find(key, move.named)
 
     def __contains__(self, move: object) -> bool:
         return self.index_of(move) >= 0
 
-    def count(self, value: Any = None) -> int:
-        if value is None:
-            return len(self)
-        return sum(1 for m in self if m == value)
-
-    def index(self, value: Any, start: int = 0, stop: int | None = None) -> int:
-        for i in range(*slice(start, stop).indices(len(self))):
-            if self[i] == value:
-                return i
-        raise ValueError(f"{value!r} is not in the legal moves")
-
-    def results(self) -> list[Position]:
-        """The resulting positions, opponent on roll, in move order."""
-        p = self.position
-        v, turn, swap, raw = p.variant, 1 - p.turn, _core.swap, Position._raw
-        return [raw(v, swap(k), turn) for k in self.keys()]
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, TurnMoves):
-            return (other.position == self.position and other.dice == self.dice
+    def _same_listing(self, other: Any) -> bool:
+        return bool(other.position == self.position and other.dice == self.dice
                     and other.turn_number == self.turn_number)
-        if isinstance(other, (list, tuple)):
-            return list(self) == list(other)
-        return NotImplemented
-
-    __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
         shown = ", ".join(str(m) for m in self[:4])

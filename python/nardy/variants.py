@@ -867,6 +867,7 @@ class AceyDeucey(Backgammon):
     gnubg_ids = False
     sequence_turns = True
     names_dice = True
+    max_turn_steps = 6  # the 1-2, then the named double's four
     reserve_place = "res"
     queries = ("pip_count", "borne_off", "reserves")
 

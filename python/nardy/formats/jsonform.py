@@ -66,6 +66,8 @@ def _action_json(a: Any) -> dict[str, Any]:
         d["dice"] = list(a.dice)
     if a.move is not None:
         d["move"] = _move_json(a.move)
+        if a.move.named:
+            d["named"] = a.move.named
     if a.level is not None:
         d["level"] = a.level
     return d
@@ -100,7 +102,8 @@ def to_json(obj: Any) -> dict[str, Any]:
         return {**head, "type": "position", "variant": _variant_json(obj.variant),
                 **_board_json(obj)}
     if isinstance(obj, Move):
-        return {**head, "type": "move", "steps": _move_json(obj)}
+        named = {"named": obj.named} if obj.named else {}
+        return {**head, "type": "move", "steps": _move_json(obj), **named}
     if isinstance(obj, LegalMoves):
         p = obj.position
         return {**head, "type": "legal_moves", "variant": _variant_json(p.variant),
@@ -255,7 +258,7 @@ def _read_dice(value: Any, path: str) -> tuple[int, int]:
     return value[0], value[1]
 
 
-def _read_move(value: Any, path: str) -> Move:
+def _read_move(value: Any, path: str, named: Any = None) -> Move:
     if not isinstance(value, list) or len(value) > MAX_STEPS:
         # a turn of several rolls (Gul bara's cascade) has more than four
         raise _err(path, f"a move is a list of at most {MAX_STEPS} steps [from, to, hit]")
@@ -267,7 +270,12 @@ def _read_move(value: Any, path: str) -> Move:
             raise _err(f"{path}[{k}]", f"a step is [from 0..24, to -1..23, hit true/false], "
                        f"got {_show(s)}")
         steps.append((s[0], s[1], s[2]))
-    return Move(steps)
+    if named is None:
+        return Move(steps)
+    if not _istype(named, (int,)) or not 1 <= named <= 6:
+        raise _err(path.rsplit(".", 1)[0] + ".named",
+                   f"the named die is 1..6 (absent: none), got {_show(named)}")
+    return Move(steps, named)
 
 
 def _read_rules(d: Any, path: str) -> Any:
@@ -321,7 +329,10 @@ def _read_action(d: Any, path: str) -> Any:
     move = r.get("move", list, optional=True)
     if (kind == "move") != (move is not None):
         raise _err(path, f"{kind}: 'move' is " + ("required" if move is None else "not allowed"))
-    move = None if move is None else _read_move(move, f"{path}.move")
+    named = r.get("named", int, optional=True)
+    if move is None and named is not None:
+        raise _err(path, f"{kind}: 'named' is not allowed")
+    move = None if move is None else _read_move(move, f"{path}.move", named)
     level = r.get("level", int, optional=True)
     if (kind == "resign") != (level is not None):
         raise _err(path, f"{kind}: 'level' is " + ("required" if level is None else "not allowed"))
@@ -383,7 +394,7 @@ def from_json(d: Any) -> Any:
         v = _read_variant(r.get("variant", dict), "$.variant")
         out: Any = _read_board(r, v)
     elif kind == "move":
-        out = _read_move(r.get("steps", list), "$.steps")
+        out = _read_move(r.get("steps", list), "$.steps", r.get("named", int, optional=True))
     elif kind == "legal_moves":
         v = _read_variant(r.get("variant", dict), "$.variant")
         pos = _read_board(r, v)
