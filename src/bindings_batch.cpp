@@ -40,6 +40,7 @@
 #include "bindings_errors.hpp"
 #include "nardy/engine.hpp"
 #include "nardy/features.hpp"
+#include "nardy/registry.hpp"
 #include "nardy/rollout.hpp"
 
 namespace py = pybind11;
@@ -285,8 +286,8 @@ struct AfterPart {
 };
 
 // Writes m moves as rows (if `rows`), steps (if `steps`) and features (if `enc`).
-void write_moves(const Move* moves, size_t m, int8_t* rows, int8_t* steps, const Encoding* enc,
-                 float* feats, uint8_t* keys = nullptr) {
+void write_moves(const Move* moves, size_t m, SpareBits spare, int8_t* rows, int8_t* steps,
+                 const Encoding* enc, float* feats, uint8_t* keys = nullptr) {
   const size_t width = enc ? static_cast<size_t>(encoding_width(*enc)) : 0;
   int8_t tmp[kRowBytes];
   if (keys && !rows && !steps && !enc) {  // results only: the positions as they are
@@ -297,7 +298,7 @@ void write_moves(const Move* moves, size_t m, int8_t* rows, int8_t* steps, const
     const Move& mv = moves[k];
     if (keys) std::memcpy(keys + 32 * k, &mv.result, 32);
     int8_t* row = rows ? rows + k * kRowBytes : tmp;
-    if (rows || enc) unpack_row(mv.result, row);
+    if (rows || enc) unpack_row(mv.result, row, spare);
     if (enc) encode_row(*enc, row, 1, feats + k * width);
     if (steps) {
       int8_t* st = steps + k * kMaxSteps * 3;
@@ -335,7 +336,8 @@ void afterstates_range(Engine& e, const std::vector<Position>& pos, const int8_t
     e.generate(pos[i], dice[2 * i], dice[2 * i + 1], list);
     const size_t m = list.size();
     counts[i] = static_cast<int64_t>(m);
-    write_moves(list.begin(), m, with_rows ? part.rows.grow(m * kRowBytes) : nullptr,
+    write_moves(list.begin(), m, variant_entry(e.variant()).spare,
+                with_rows ? part.rows.grow(m * kRowBytes) : nullptr,
                 with_steps ? part.steps.grow(m * kMaxSteps * 3) : nullptr, enc,
                 enc ? part.feats.grow(m * width) : nullptr,
                 with_keys ? part.keys.grow(m * 32) : nullptr);
@@ -467,7 +469,7 @@ py::tuple afterstates_impl(const Engine& engine, const py::array& boards, const 
             for (const Chunk& c : mine.chunks) {
               const size_t at = static_cast<size_t>(offsets.data[c.begin]);
               const size_t count = static_cast<size_t>(offsets.data[c.end]) - at;
-              write_moves(mine.moves.data() + c.first_move, count,
+              write_moves(mine.moves.data() + c.first_move, count, variant_entry(v).spare,
                           with_rows ? out.rows.data + at * kRowBytes : nullptr,
                           with_steps ? out.steps.data + at * kMaxSteps * 3 : nullptr, encoding,
                           encoding ? out.feats.data + at * encoding_width(enc) : nullptr,
@@ -653,7 +655,7 @@ py::tuple search_children_impl(const Engine& engine, const py::array& boards, in
     int8_t* dst = rows.grow(m * kRowBytes);
     for (const auto& part : found)
       for (const Position& p : part) {
-        unpack_row(p, dst);
+        unpack_row(p, dst, variant_entry(v).spare);
         dst += kRowBytes;
       }
   });
@@ -821,14 +823,18 @@ of its first count.)doc")
         "Validated position keys (32 bytes each) of (N,2,26) rows; swap: (side 1, side 0).");
 
   m.def("batch_rows",
-        [](const py::list& keys) {
+        [](const py::list& keys, std::optional<Variant> v) {
           const size_t n = keys.size();
+          const SpareBits spare = v ? variant_entry(*v).spare : SpareBits::Held;
           Buffer<int8_t> buf;
           int8_t* dst = buf.grow(n * kRowBytes);
-          for (size_t i = 0; i < n; ++i) unpack_row(key_position(keys[i]), dst + i * kRowBytes);
+          for (size_t i = 0; i < n; ++i)
+            unpack_row(key_position(keys[i]), dst + i * kRowBytes, spare);
           return buf.to_numpy({static_cast<py::ssize_t>(n), 2, kSlots});
         },
-        py::arg("keys"), "(N,2,26) int8 rows of N position keys.");
+        py::arg("keys"), py::arg("variant") = std::nullopt,
+        "(N,2,26) int8 rows of N position keys, as the variant's side arrays show them "
+        "(default: held checkers as -1).");
 
   m.def("rollout_kinds", [](Variant v) {
     py::list names;
@@ -901,7 +907,8 @@ of its first count.)doc")
         const auto& c = s.impl->candidates();
         Buffer<int8_t> buf;
         int8_t* dst = buf.grow(c.size() * kRowBytes);
-        for (size_t i = 0; i < c.size(); ++i) unpack_row(c[i], dst + i * kRowBytes);
+        const SpareBits spare = variant_entry(s.variant).spare;
+        for (size_t i = 0; i < c.size(); ++i) unpack_row(c[i], dst + i * kRowBytes, spare);
         return buf.to_numpy({static_cast<py::ssize_t>(c.size()), 2, kSlots});
       }, "(M,2,26) int8 candidates of the waiting games (unswapped afterstates).")
       .def("features", [](PyLockstep& s, const std::string& kind) {
@@ -912,8 +919,9 @@ of its first count.)doc")
         Buffer<float> buf;
         float* dst = buf.grow(c.size() * w);
         int8_t row[kRowBytes];
+        const SpareBits spare = variant_entry(s.variant).spare;
         for (size_t i = 0; i < c.size(); ++i) {
-          unpack_row(c[i], row);
+          unpack_row(c[i], row, spare);
           encode_row(enc, row, 1, dst + i * w);
         }
         return buf.to_numpy({static_cast<py::ssize_t>(c.size()), static_cast<py::ssize_t>(w)});
@@ -942,7 +950,8 @@ of its first count.)doc")
         const auto c = s.impl->waiting_positions();
         Buffer<int8_t> buf;
         int8_t* dst = buf.grow(c.size() * kRowBytes);
-        for (size_t i = 0; i < c.size(); ++i) unpack_row(c[i], dst + i * kRowBytes);
+        const SpareBits spare = variant_entry(s.variant).spare;
+        for (size_t i = 0; i < c.size(); ++i) unpack_row(c[i], dst + i * kRowBytes, spare);
         return buf.to_numpy({static_cast<py::ssize_t>(c.size()), 2, kSlots});
       }, "(K,2,26) int8 positions of the waiting games before their roll (side 0 on roll).")
       .def("dice", [](PyLockstep& s) {

@@ -194,7 +194,7 @@ void register_codecs(py::module_& m) {
 
   m.def("key_position_id", [](py::handle key) {
     int8_t row[kRowBytes];
-    unpack_row(key_position(key), row);
+    unpack_row(key_position(key), row, SpareBits::Held);  // (backgammon boards)
     char out[cx::kPositionIdChars];
     cx::encode_position_id(row, row + kSlots, out);
     return py::str(out, cx::kPositionIdChars);
@@ -255,7 +255,7 @@ void register_codecs(py::module_& m) {
 
   m.def("key_xgid", [](py::handle key, int turn) {
     int8_t row[kRowBytes];
-    unpack_row(key_position(key), row);
+    unpack_row(key_position(key), row, SpareBits::Held);  // (backgammon boards)
     cx::XgidFields f;
     f.turn = turn == -1 ? -1 : 1;
     char out[cx::kMaxXgidChars];

@@ -663,9 +663,9 @@ def batch_keys(engine: Engine, boards: numpy.ndarray, swap: bool = False) -> lis
     """
     Validated position keys (32 bytes each) of (N,2,26) rows; swap: (side 1, side 0).
     """
-def batch_rows(keys: list) -> numpy.ndarray:
+def batch_rows(keys: list, variant: Variant | None = None) -> numpy.ndarray:
     """
-    (N,2,26) int8 rows of N position keys.
+    (N,2,26) int8 rows of N position keys, as the variant's side arrays show them (default: held checkers as -1).
     """
 def decode(key: bytes, variant: Variant | None = None) -> tuple[typing.Annotated[list[int], "FixedSize(26)"], typing.Annotated[list[int], "FixedSize(26)"]]:
     """

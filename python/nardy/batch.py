@@ -215,22 +215,12 @@ def _resolve(positions: PositionsLike, variant: Any) -> tuple[np.ndarray, Varian
         v = positions[0].variant
         if variant is not None and as_variant(variant) != v:
             raise Error(f"positions are {v!r}, not {as_variant(variant)!r}")
-        _rows_path(v)
         return to_array(positions), v
     v = _carried_variant(positions, variant, "positions")
-    _rows_path(v)
     if isinstance(positions, Boards) and positions.on_roll == 1:
         raise Error("these rows are afterstates (side 1 rolls next): swap them first "
                     "(boards.swapped()) to use them as positions")
     return as_boards(positions), v
-
-
-def _rows_path(v: Variant) -> None:
-    # The core's batch requests write result rows without the variant's traits, which do not
-    # yet show checkers still to enter: refused rather than wrong.
-    if v.reserve_place is not None:
-        raise Error(f"batch afterstates and features do not cover {v.name} yet (its checkers "
-                    f"still to enter): list the moves with Position.legal_moves")
 
 
 def to_array(positions: Iterable[Position]) -> np.ndarray:
@@ -247,12 +237,7 @@ def to_array(positions: Iterable[Position]) -> np.ndarray:
             raise InvalidPositionError(
                 f"positions of different variants in one array: {variant!r} and {p.variant!r}")
         keys.append(p.key)
-    if variant is not None and variant.reserve_place is not None:
-        # the side arrays through the variant's traits (checkers still to enter: -n in slot 25)
-        arr = np.array([_core.decode(k, variant.core_variant) for k in keys],
-                       dtype=np.int8).reshape(len(keys), 2, 26)
-    else:
-        arr = _core.batch_rows(keys)
+    arr = _core.batch_rows(keys, None if variant is None else variant.core_variant)
     return _boards(arr, variant if variant is not None else as_variant(None), 0)
 
 
@@ -340,7 +325,7 @@ def keys_to_boards(keys: Any, variant: Variant | type[Variant] | str | None = No
     if arr.ndim != 2 or arr.shape[1] != 32:
         raise InvalidPositionError(f"keys must have shape (M, 32), got {arr.shape}")
     raw = [bytes(k) for k in np.ascontiguousarray(arr)]
-    rows = _core.batch_rows(raw)
+    rows = _core.batch_rows(raw, v.core_variant)
     if _core.batch_keys(v.engine, rows, False) != raw:  # (validates every row)
         raise InvalidPositionError("keys hold bits outside the position's slots")
     return _boards(rows, v, 1)

@@ -88,9 +88,10 @@ constexpr bool reads_held(Encoding e) noexcept {
   return e == Encoding::Shlem || e == Encoding::Plakoto;
 }
 
-// Writes the 52 int8 of a packed position: side arrays of us then them, a Shlem prisoner as
-// -1 (the prisoner mask sits in nibbles 10..15 of w[1]; zero for the other variants).
-inline void unpack_row(const Position& p, int8_t* row) noexcept {
+// Writes the 52 int8 of a packed position: side arrays of us then them, with the variant's
+// spare bits (position.hpp) as its side arrays show them: a held checker as -1 on its point,
+// or checkers still to enter as -n in slot 25. Zero spare bits cost one test.
+inline void unpack_row(const Position& p, int8_t* row, SpareBits spare) noexcept {
 #if NARDY_SSE2
   // Even and odd nibbles of a word, interleaved bytewise: 16 counts in one unpack.
   const __m128i low4 = _mm_set1_epi8(0x0F);
@@ -119,13 +120,18 @@ inline void unpack_row(const Position& p, int8_t* row) noexcept {
     for (int k = 0; k < 10; ++k) dst[16 + k] = static_cast<int8_t>((hi >> (4 * k)) & 0xF);
   }
 #endif
-  if ((p.us.w[1] | p.them.w[1]) >> 40) {  // Shlem prisoners
+  if ((p.us.w[1] | p.them.w[1]) >> kReserveShift) {
     const Side* sides[2] = {&p.us, &p.them};
     for (int s = 0; s < 2; ++s) {
-      uint32_t pris = static_cast<uint32_t>(sides[s]->w[1] >> 40) & kBoardMask;
-      while (pris) {
-        row[s * kSlots + std::countr_zero(pris)] = -1;
-        pris &= pris - 1;
+      const uint64_t spare_bits = sides[s]->w[1] >> kReserveShift;
+      if (spare == SpareBits::Reserve) {
+        if (spare_bits & 0xF) row[s * kSlots + kOff] = static_cast<int8_t>(-(spare_bits & 0xF));
+        continue;
+      }
+      uint32_t held = static_cast<uint32_t>(spare_bits) & kBoardMask;
+      while (held) {
+        row[s * kSlots + std::countr_zero(held)] = -1;
+        held &= held - 1;
       }
     }
   }

@@ -38,6 +38,16 @@ inline constexpr int kMaxCount = 15;
 inline constexpr uint32_t kBoardMask = (1u << kPoints) - 1;
 inline constexpr uint32_t kHomeMask = 0x3Fu;  // indices 0..5
 
+// What a variant keeps in nibbles 10-15 of a side's w[1] (bits 40..63), as its traits say
+// (traits.hpp: kSpareBits), for the code that writes side arrays without the traits (batch
+// rows, features.hpp's unpack_row).
+enum class SpareBits : uint8_t {
+  Held = 0,     // a mask of the side's checkers held by the opponent (bits 40 + i, point i),
+                // -1 in side arrays (Shlem's prisoners, Plakoto's pins); zero elsewhere
+  Reserve = 1,  // nibble 10: checkers still to enter, -n in slot 25 (none is borne off then)
+};
+inline constexpr int kReserveShift = 40;  // bit of the reserve nibble (SpareBits::Reserve)
+
 // Gathers the flags at bits 0, 4, 8, ..., 60 of x into bits 0..15.
 constexpr uint32_t gather_nibble_flags(uint64_t x) noexcept {
   x = (x | (x >> 3)) & 0x0303030303030303ull;

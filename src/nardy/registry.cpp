@@ -39,6 +39,7 @@ constexpr VariantEntry entry() {
       V::kNames,
       V::kCheckers,
       V::kHasBar,
+      spare_bits<V>(),
       V::start(),
       V::kKinds,
       [](int j) { return V::to_mover(j); },

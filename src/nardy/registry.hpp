@@ -19,6 +19,7 @@ struct VariantEntry {
   std::span<const VariantName> names; // the name first, then the aliases
   int checkers;                       // checkers a side
   bool has_bar;                       // slot 24 may hold checkers
+  SpareBits spare;                    // what nibbles 10-15 of a side hold (position.hpp)
   SideArray start;                    // either side's starting array
   std::span<const char* const> kinds; // rollout result kinds
   int (*to_mover)(int j);

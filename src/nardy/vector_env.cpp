@@ -201,12 +201,13 @@ void VectorEnv::run(Phase1&& phase1) {
 }
 
 void VectorEnv::write_chunk(Chunk& c) {
+  const SpareBits spare = variant_entry(variant_).spare;
   const size_t width = obs_.features ? static_cast<size_t>(encoding_width(obs_.encoding)) : 0;
   int8_t row[kRowBytes];
   for (size_t k = 0; k < c.next.size(); ++k) {
     const size_t at = static_cast<size_t>(c.base) + k;
     int8_t* dst = obs_.boards ? rows_.data.get() + at * kRowBytes : row;
-    unpack_row(c.next[k], dst);
+    unpack_row(c.next[k], dst, spare);
     const bool again = c.next_again[k] != 0;
     again_.data[at] = again;
     // the player to roll next is on roll: the opponent, or the mover when it rolls again
@@ -218,11 +219,11 @@ void VectorEnv::write_chunk(Chunk& c) {
     int8_t* board = boards_.data() + i * kRowBytes;
     if (obs_.steps) {
       const StepTurn& turn = *c.turns[i - c.begin];
-      unpack_row(turn.position(), board);
+      unpack_row(turn.position(), board, spare);
       played_[i] = static_cast<uint8_t>(turn.played());
       if (obs_.features) encode_row(obs_.encoding, board, 0, feats_.data.get() + i * width);
     } else {
-      unpack_row(g.pos, board);
+      unpack_row(g.pos, board, spare);
     }
     dice_[2 * i] = static_cast<int8_t>(g.d1);
     dice_[2 * i + 1] = static_cast<int8_t>(g.d2);

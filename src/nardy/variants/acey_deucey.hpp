@@ -26,7 +26,6 @@ namespace nardy {
 
 namespace acey {
 
-inline constexpr int kReserveShift = 40;  // bit of the reserve nibble in Side::w[1]
 inline constexpr uint64_t kReserveUnit = uint64_t{1} << kReserveShift;
 
 constexpr int reserve(const Side& s) noexcept {
@@ -163,6 +162,7 @@ struct AceyDeucey : BearOffGame<AceyDeucey> {
 
   static constexpr int kCheckers = 15;
   static constexpr bool kHasBar = true;
+  static constexpr SpareBits kSpareBits = SpareBits::Reserve;
   static constexpr int to_mover(int j) noexcept { return 23 - j; }
   static constexpr uint32_t to_mover_mask(uint32_t m) noexcept { return reverse24(m); }
 
@@ -238,7 +238,7 @@ struct AceyDeucey : BearOffGame<AceyDeucey> {
   static Side make_side(const SideArray& a) noexcept {
     Side s;
     for (int k = 0; k < kSlots; ++k) s.set(k, a[k] < 0 ? 0 : a[k]);
-    if (a[kOff] < 0) s.w[1] |= uint64_t(-a[kOff]) << acey::kReserveShift;
+    if (a[kOff] < 0) s.w[1] |= uint64_t(-a[kOff]) << kReserveShift;
     return s;
   }
 

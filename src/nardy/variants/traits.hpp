@@ -16,6 +16,8 @@
 //                                              // (a bar, or Shlem's reserves)
 //   static constexpr bool kHeldCheckers;       // optional, default false: a checker may be
 //                                              // held by the opponent (-1 in side arrays)
+//   static constexpr SpareBits kSpareBits;     // optional, default Held: what nibbles 10-15
+//                                              // of a side hold (position.hpp)
 //   static constexpr int to_mover(int j);      // the mover's index of opponent index j
 //   static constexpr SideArray start();        // either side's starting array
 //   static bool finished(const Position&, const Rules&);   // no children in perft
@@ -54,6 +56,13 @@ struct VariantName {
 
 template <class... P>
 struct PolicyList {};
+
+// The traits' kSpareBits, Held where they say nothing.
+template <class V>
+constexpr SpareBits spare_bits() noexcept {
+  if constexpr (requires { V::kSpareBits; }) return V::kSpareBits;
+  return SpareBits::Held;
+}
 
 // A game won by bearing off every checker: the side to finish wins; 1 point when the loser
 // has borne off a checker, else loss_kind(loser) + 1 (a gammon, or more).
