@@ -1,10 +1,12 @@
 """Acey-deucey through the batch calls (nardy.batch): rows, afterstates, keys and features of
 positions whose checkers are still to enter (-n in slot 25) against the per-position path,
 Position.legal_moves and each result's side arrays (Position.sides, through the variant's
-traits), on random reachable positions x all 21 rolls."""
+traits), on random reachable positions x all 21 rolls (NARDY_SLOW=1: 1,000 positions instead
+of 40)."""
 
 from __future__ import annotations
 
+import os
 import random
 
 import numpy as np
@@ -14,6 +16,7 @@ import nardy
 from nardy import batch
 
 V = nardy.AceyDeucey()
+N_POSITIONS = 1000 if os.environ.get("NARDY_SLOW") == "1" else 40
 ROLLS = [(a, b) for a in range(1, 7) for b in range(a, 7)]
 
 
@@ -44,7 +47,7 @@ def _reachable(n: int, seed: int) -> list[nardy.Position]:
 
 @pytest.fixture(scope="module")
 def positions() -> list[nardy.Position]:
-    return _reachable(150, seed=2210)
+    return _reachable(N_POSITIONS, seed=2210)
 
 
 def _expected(positions, dice):
@@ -61,7 +64,7 @@ def test_rows_show_checkers_still_to_enter(positions):
     arr = batch.to_array(positions)
     want = np.array([p.sides() for p in positions], dtype=np.int8)
     assert (arr == want).all()
-    assert (arr[:, :, 25] < 0).sum() > 50, "the sample must have checkers still to enter"
+    assert (arr[:, :, 25] < 0).sum() > len(positions) // 3, "the sample needs checkers to enter"
     assert (arr[:, :, 25] > 0).any() or (arr[:, :, 24] > 0).any()
     back = batch.from_array(arr, V)
     assert [b.sides() for b in back] == [p.sides() for p in positions]
@@ -83,7 +86,7 @@ def test_afterstates_with_threads_and_features(positions):
     one, off1 = batch.afterstates(positions, dice)
     two, off2 = batch.afterstates(positions, dice, threads=2)
     assert (off1 == off2).all() and (np.asarray(one) == np.asarray(two)).all()
-    assert (np.asarray(one)[:, :, 25] < 0).sum() > 100
+    assert (np.asarray(one)[:, :, 25] < 0).sum() > len(positions)
     feats, foff = batch.afterstate_features(positions, dice, "tdgammon")
     assert (foff == off1).all()
     # encode() counts checkers still to enter as on the bar (tdgammon unit 96: bar / 2)
