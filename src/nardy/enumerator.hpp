@@ -83,7 +83,9 @@
 // may_meet(): those results alone go through the hash set.
 #pragma once
 
+#include <algorithm>
 #include <bit>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <array>
@@ -919,10 +921,33 @@ class SequenceEnumerator {
       if (n == 1 && choices[0].named == 0 && !choices[0].again)
         return generate_groups(pos, choices[0].groups, choices[0].n, out);
       out.clear();
+      // Choices that begin with the same groups (a 1-2 before each named double) search them
+      // once; each choice goes on from the positions they left.
+      const int shared = shared_groups(choices, n);
+      start_search(pos);
+      if (shared > 0) {
+        choice_.clear();
+        const int prefix = search_levels(choices[0].groups, 0, shared, choices[0].n, choice_);
+        if (level_lo_ == level_hi_) {
+          // No play of the shared groups in full: their plays are every choice's moves, and
+          // they name nothing (shared_groups() ends the shared part where naming begins).
+          for (const TurnMove& m : choice_) out.add(m.result, m.steps.data(), m.n_steps, nullptr, 0);
+          out.set_dice_played(prefix);
+          return prefix;
+        }
+      }
+      const size_t lo = level_lo_, hi = level_hi_;
+      const int before = level_before_;
       int best = 0;
       for (int k = 0; k < n; ++k) {
         const DiceChoice& c = choices[k];
-        const int played = generate_groups(pos, c.groups, c.n, choice_, c.named, c.named_from);
+        nodes_.erase(nodes_.begin() + static_cast<std::ptrdiff_t>(hi), nodes_.end());
+        level_lo_ = lo;
+        level_hi_ = hi;
+        level_before_ = before;
+        choice_.clear();
+        const int played =
+            search_levels(c.groups, shared, c.n, c.n, choice_, c.named, c.named_from);
         const bool again = c.again && played == c.dice();
         for (const TurnMove& m : choice_)
           out.add(m.result, m.steps.data(), m.n_steps, nullptr, 0, m.named, again);
@@ -1007,11 +1032,29 @@ class SequenceEnumerator {
   int generate_groups(const Position& pos, const DiceGroup* groups, int n, TurnList& out,
                       int named = 0, int named_from = 0) {
     out.clear();
+    start_search(pos);
+    return search_levels(groups, 0, n, n, out, named, named_from);
+  }
+
+ private:
+  void start_search(const Position& pos) {
     nodes_.clear();
     nodes_.push_back(Node{pos, -1, 0, {}});
-    int best = 0, before = 0;
-    size_t lo = 0, hi = 1;
-    for (int k = 0; k < n && lo < hi; ++k) {
+    level_lo_ = 0;
+    level_hi_ = 1;
+    level_before_ = 0;
+  }
+
+  // Groups [k0, stop) of a sequence of n, from the positions that played the groups before k0
+  // in full (nodes_[level_lo_, level_hi_), level_before_ dice): the moves that stop in them
+  // go to `out` (the most dice only; returns that number), the positions that play group
+  // stop - 1 in full are left as the next level. A move ends only in the last group or where
+  // no position of its level plays the group in full.
+  int search_levels(const DiceGroup* groups, int k0, int stop, int n, TurnList& out,
+                    int named = 0, int named_from = 0) {
+    int best = 0, before = level_before_;
+    size_t lo = level_lo_, hi = level_hi_;
+    for (int k = k0; k < stop && lo < hi; ++k) {
       const DiceGroup g = groups[k];
       const bool last = k + 1 == n;
       next_.clear();
@@ -1047,8 +1090,27 @@ class SequenceEnumerator {
       hi = nodes_.size();
       before += g.size();
     }
+    level_lo_ = lo;
+    level_hi_ = hi;
+    level_before_ = before;
     out.set_dice_played(best);
     return best;
+  }
+
+  // How many leading groups every choice shares and plays before its last group and before
+  // the group from which it names a die (0: none to share).
+  static int shared_groups(const DiceChoice* choices, int n) noexcept {
+    if (n < 2) return 0;
+    int shared = kMaxGroups;
+    for (int k = 0; k < n; ++k) {
+      const DiceChoice& c = choices[k];
+      shared = std::min(shared, c.n - 1);
+      if (c.named) shared = std::min(shared, c.named_from);
+      for (int j = 0; j < shared; ++j)
+        if (c.groups[j].d1 != choices[0].groups[j].d1 || c.groups[j].d2 != choices[0].groups[j].d2)
+          shared = j;
+    }
+    return std::max(shared, 0);
   }
 
  private:
@@ -1103,6 +1165,10 @@ class SequenceEnumerator {
   std::vector<Node> nodes_;
   std::array<Step, kMaxTurnSteps> path_{};
   TurnList choice_;  // one choice's moves (dice_choices)
+  // the level search_levels() stopped at: its positions nodes_[level_lo_, level_hi_) and the
+  // dice played before it
+  size_t level_lo_ = 0, level_hi_ = 0;
+  int level_before_ = 0;
   // pick_groups()'s state
   using Memo = StampedPositionTable<uint32_t, uint8_t>;
   Memo memo_;

@@ -58,11 +58,9 @@ struct AceyDeuceyPolicy {
   explicit AceyDeuceyPolicy(const Rules& = {}) {}
 
   int begin_turn(const Position& pos, int, int, State out[2]) const noexcept {
-    const uint32_t them1 = pos.them.occ1(), them2 = pos.them.occ2();
     out[0].pos = pos;
     out[0].ours = pos.us.occ1() | acey::waiting_bit(pos.us);
-    out[0].their_closed = reverse24(them2);
-    out[0].their_blots = reverse24(them1 & ~them2);
+    opposing_points(pos.them, out[0].their_closed, out[0].their_blots);
     return 1;
   }
 
@@ -91,12 +89,7 @@ struct AceyDeuceyPolicy {
   // A hit checker enters before anything else moves; a checker of the reserve enters like any
   // other source (bit 24); bearing off once nothing waits and every checker is home.
   NARDY_HOT uint32_t sources(const State& s, int die) const noexcept {
-    return sources_of(s.ours, s.pos.us.bar() != 0, s.their_closed, die);
-  }
-  NARDY_HOT static uint32_t sources_of(uint32_t ours, bool on_bar, uint32_t their_closed,
-                                       int die) noexcept {
-    if (on_bar) return (their_closed >> (kBar - die) & 1u) ? 0 : 1u << kBar;
-    return race_sources(ours, die) & ~(their_closed << die);
+    return entering_sources(s.ours, s.pos.us.bar() != 0, s.their_closed, die);
   }
 
   template <class F>
@@ -150,7 +143,7 @@ struct AceyDeuceyPolicy {
       ours &= ~(1u << from);
     }
     if (from - die >= 0) ours |= 1u << (from - die);
-    return sources_of(ours, on_bar, s.their_closed, next_die);
+    return entering_sources(ours, on_bar, s.their_closed, next_die);
   }
 };
 
@@ -209,30 +202,16 @@ struct AceyDeucey : BearOffGame<AceyDeucey> {
     const SideArray* sides[2] = {&us, &them};
     const char* names[2] = {"mover", "opponent"};
     for (int s = 0; s < 2; ++s) {
-      const SideArray& a = *sides[s];
-      int total = 0;
-      for (int k = 0; k < kSlots; ++k) {
-        const int n = a[k];
-        const int low = k == kOff ? -kCheckers : 0;
-        if (n < low || n > kCheckers)
-          return std::string(names[s]) + " slot " + std::to_string(k) + " holds " +
-                 std::to_string(n) +
-                 (k == kOff ? " (-15..-1 yet to enter, 0..15 borne off allowed)"
-                            : " checkers (0..15 allowed)");
-        total += n < 0 ? -n : n;
-      }
-      if (total != kCheckers)
-        return std::string(names[s]) + " has " + std::to_string(total) +
-               " checkers, must have exactly 15";
+      std::string err = check_side(
+          *sides[s], names[s], kCheckers, [](int k) { return k == kOff ? -kCheckers : 0; },
+          [](int k) {
+            return k == kOff ? " (-15..-1 yet to enter, 0..15 borne off allowed)"
+                             : " checkers (0..15 allowed)";
+          },
+          [](int n) { return -n; });
+      if (!err.empty()) return err;
     }
-    for (int j = 0; j < kPoints; ++j) {
-      if (them[j] == 0) continue;
-      const int i = to_mover(j);
-      if (us[i] != 0)
-        return "mover index " + std::to_string(i) + " and opponent index " + std::to_string(j) +
-               " are the same point and both hold checkers";
-    }
-    return {};
+    return check_points_apart(us, them, [](int j) { return to_mover(j); });
   }
 
   static Side make_side(const SideArray& a) noexcept {

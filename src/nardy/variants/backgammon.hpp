@@ -46,12 +46,9 @@ struct BasicBackgammonPolicy {
   explicit BasicBackgammonPolicy(const Rules& = {}) {}
 
   int begin_turn(const Position& pos, int, int, State out[2]) const noexcept {
-    uint32_t them1, them2;  // in the mover's coordinates
-    pos.them.reversed_points(them1, them2);
     out[0].pos = pos;
     out[0].ours = pos.us.occ1();
-    out[0].their_closed = them2;
-    out[0].their_blots = them1 & ~them2;
+    opposing_points(pos.them, out[0].their_closed, out[0].their_blots);
     return 1;
   }
 
@@ -65,12 +62,7 @@ struct BasicBackgammonPolicy {
   // first; a point is out when its target is closed; low points bear off only when all
   // checkers are home, exactly or (overshooting) from the highest point.
   NARDY_HOT uint32_t sources(const State& s, int die) const noexcept {
-    return sources_of(s.ours, s.pos.us.bar() != 0, s.their_closed, die);
-  }
-  NARDY_HOT static uint32_t sources_of(uint32_t ours, bool on_bar, uint32_t their_closed,
-                                       int die) noexcept {
-    if (on_bar) return (their_closed >> (kBar - die) & 1u) ? 0 : 1u << kBar;
-    return race_sources(ours, die) & ~(their_closed << die);
+    return entering_sources(s.ours, s.pos.us.bar() != 0, s.their_closed, die);
   }
 
   template <class F>
@@ -162,8 +154,8 @@ struct BasicBackgammonPolicy {
     const Side& us = s.pos.us;
     const uint32_t left = (1u << from) & kBoardMask & (0u - uint32_t(us.single(from)));
     const uint32_t landed = (1u << ((from - die) & 31)) & kBoardMask;
-    return sources_of((s.ours & ~left) | landed, us.bar() > int(from == kBar), s.their_closed,
-                      next_die);
+    return entering_sources((s.ours & ~left) | landed, us.bar() > int(from == kBar),
+                            s.their_closed, next_die);
   }
 
   // Plain sources (see PlainSources) while nothing is on the bar and two checkers or more

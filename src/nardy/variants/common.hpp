@@ -2,6 +2,7 @@
 #pragma once
 
 #include <bit>
+#include <string>
 
 #include "nardy/movelist.hpp"
 #include "nardy/position.hpp"
@@ -26,6 +27,26 @@ NARDY_HOT uint32_t race_sources(uint32_t ours, int die) noexcept {
   return src ? src : (0x80000000u >> std::countl_zero(ours | 1u)) & ours;
 }
 
+// -- backgammon's geometry: the opponent's index j on the mover's 23 - j, checkers entering
+// from slot 24 into the opponent's home board, blots hit --------------------------------
+
+// The opponent's closed points (two checkers or more) and blots in the mover's coordinates.
+NARDY_HOT void opposing_points(const Side& them, uint32_t& closed, uint32_t& blots) noexcept {
+  uint32_t them1, them2;
+  them.reversed_points(them1, them2);
+  closed = them2;
+  blots = them1 & ~them2;
+}
+
+// Sources for a die: while a checker waits on the bar, slot 24 alone (when its entry point,
+// index 24 - die, is not closed); else race_sources() less the points whose target is closed.
+// Bit 24 of `ours` stands for checkers that may enter without having to (a reserve).
+NARDY_HOT uint32_t entering_sources(uint32_t ours, bool on_bar, uint32_t their_closed,
+                                    int die) noexcept {
+  if (on_bar) return (their_closed >> (kBar - die) & 1u) ? 0 : 1u << kBar;
+  return race_sources(ours, die) & ~(their_closed << die);
+}
+
 // The board bit of `from` when a checker has just left it and none is left there, else 0
 // (without a branch).
 NARDY_HOT uint32_t vacated(const Side& side, int from) noexcept {
@@ -37,6 +58,42 @@ NARDY_HOT uint32_t vacated(const Side& side, int from) noexcept {
 NARDY_HOT void move_checker(Side& side, uint32_t& occ, int from, int to, int die) noexcept {
   side.move_down(from, die);
   occ = (occ & ~vacated(side, from)) | ((1u << to) & kBoardMask);
+}
+
+// -- validate(): the checks that the variants' side arrays share -------------------------
+
+// Slot k of side `a` (called `name` in the error) holds low(k)..most checkers (else the
+// error, note(k) saying what is allowed), and the side has exactly `most` checkers, a
+// negative slot counting as negative(n) of them (a held checker, checkers still to enter).
+// Empty when valid.
+template <class Low, class Note, class Negative>
+std::string check_side(const SideArray& a, const char* name, int most, Low&& low, Note&& note,
+                       Negative&& negative) {
+  int total = 0;
+  for (int k = 0; k < kSlots; ++k) {
+    const int n = a[k];
+    if (n < low(k) || n > most)
+      return std::string(name) + " slot " + std::to_string(k) + " holds " + std::to_string(n) +
+             note(k);
+    total += n < 0 ? negative(n) : n;
+  }
+  if (total != most)
+    return std::string(name) + " has " + std::to_string(total) + " checkers, must have exactly " +
+           std::to_string(most);
+  return {};
+}
+
+// No point holds checkers of both sides (to_mover(j): the mover's index of opponent index j).
+template <class ToMover>
+std::string check_points_apart(const SideArray& us, const SideArray& them, ToMover&& to_mover) {
+  for (int j = 0; j < kPoints; ++j) {
+    if (them[j] == 0) continue;
+    const int i = to_mover(j);
+    if (us[i] != 0)
+      return "mover index " + std::to_string(i) + " and opponent index " + std::to_string(j) +
+             " are the same point and both hold checkers";
+  }
+  return {};
 }
 
 // Longest run of set bits in a 24-bit mask.

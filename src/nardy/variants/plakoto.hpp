@@ -237,18 +237,11 @@ struct Plakoto {
     const char* names[2] = {"mover", "opponent"};
     for (int s = 0; s < 2; ++s) {
       const SideArray& a = *sides[s];
-      int total = 0;
-      for (int k = 0; k < kSlots; ++k) {
-        const int n = a[k];
-        const int low = k < kPoints ? -1 : 0;
-        if (n < low || n > kCheckers)
-          return std::string(names[s]) + " slot " + std::to_string(k) + " holds " +
-                 std::to_string(n) + (k < kPoints ? " (-1 pinned, 0..15 allowed)" : " (0..15 allowed)");
-        total += n < 0 ? 1 : n;
-      }
-      if (total != kCheckers)
-        return std::string(names[s]) + " has " + std::to_string(total) +
-               " checkers, must have exactly 15";
+      std::string err = check_side(
+          a, names[s], kCheckers, [](int k) { return k < kPoints ? -1 : 0; },
+          [](int k) { return k < kPoints ? " (-1 pinned, 0..15 allowed)" : " (0..15 allowed)"; },
+          [](int) { return 1; });
+      if (!err.empty()) return err;
       if (a[kBar] != 0)
         return std::string("plakoto has no bar, but the ") + names[s] + " has checkers on it";
     }

@@ -418,18 +418,13 @@ struct Shlem {
     const char* names[2] = {"mover", "opponent"};
     for (int s = 0; s < 2; ++s) {
       const SideArray& a = *sides[s];
-      int total = 0;
-      for (int k = 0; k < kSlots; ++k) {
-        const int n = a[k];
-        if (n < (k < kPoints ? -1 : 0) || n > kCheckers)
-          return std::string(names[s]) + " slot " + std::to_string(k) + " holds " +
-                 std::to_string(n) + (k < kPoints ? " (-1 = a prisoner, 0..15 allowed)"
-                                                 : " checkers (0..15 allowed)");
-        total += n < 0 ? 1 : n;
-      }
-      if (total != kCheckers)
-        return std::string(names[s]) + " has " + std::to_string(total) +
-               " checkers, must have exactly 15";
+      std::string err = check_side(
+          a, names[s], kCheckers, [](int k) { return k < kPoints ? -1 : 0; },
+          [](int k) {
+            return k < kPoints ? " (-1 = a prisoner, 0..15 allowed)" : " checkers (0..15 allowed)";
+          },
+          [](int) { return 1; });
+      if (!err.empty()) return err;
       if (a[shlem::kReserve] > shlem::kReserves)
         return std::string(names[s]) + " has " + std::to_string(a[shlem::kReserve]) +
                " reserve checkers, at most 3";

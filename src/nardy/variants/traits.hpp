@@ -45,6 +45,7 @@
 #include "nardy/position.hpp"
 #include "nardy/rules.hpp"
 #include "nardy/trial.hpp"
+#include "nardy/variants/common.hpp"
 
 namespace nardy {
 
@@ -109,31 +110,17 @@ struct BearOffGame {
   static std::string validate(const SideArray& us, const SideArray& them) {
     const SideArray* sides[2] = {&us, &them};
     const char* names[2] = {"mover", "opponent"};
-    const std::string most = std::to_string(Self::kCheckers);
+    const std::string allowed = " checkers (0.." + std::to_string(Self::kCheckers) + " allowed)";
     for (int s = 0; s < 2; ++s) {
-      int total = 0;
-      for (int k = 0; k < kSlots; ++k) {
-        const int n = (*sides[s])[k];
-        if (n < 0 || n > Self::kCheckers)
-          return std::string(names[s]) + " slot " + std::to_string(k) + " holds " +
-                 std::to_string(n) + " checkers (0.." + most + " allowed)";
-        total += n;
-      }
-      if (total != Self::kCheckers)
-        return std::string(names[s]) + " has " + std::to_string(total) +
-               " checkers, must have exactly " + most;
+      std::string err = check_side(
+          *sides[s], names[s], Self::kCheckers, [](int) { return 0; },
+          [&](int) { return allowed; }, [](int n) { return n; });
+      if (!err.empty()) return err;
       if (!Self::kHasBar && (*sides[s])[kBar] != 0)
         return std::string(Self::kNames[0].name) + " has no bar, but the " + names[s] +
                " has checkers on it";
     }
-    for (int j = 0; j < kPoints; ++j) {
-      if (them[j] == 0) continue;
-      const int i = Self::to_mover(j);
-      if (us[i] != 0)
-        return "mover index " + std::to_string(i) + " and opponent index " + std::to_string(j) +
-               " are the same point and both hold checkers";
-    }
-    return {};
+    return check_points_apart(us, them, [](int j) { return Self::to_mover(j); });
   }
 
   static Side make_side(const SideArray& a) noexcept { return nardy::make_side(a); }
