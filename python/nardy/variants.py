@@ -239,6 +239,12 @@ class Variant:
         idx: int = moves.find(_core.encode(tuple(us), tuple(them), self.core_variant))
         return idx
 
+    @property
+    def turn_numbers_matter(self) -> bool:
+        """Whether the moves of a roll depend on the mover's turn number (then a game's text
+        form writes it, ``turn=``)."""
+        return False
+
     def turn_dice(self, dice: tuple[int, int], turn_number: int | None = None) -> list[int]:
         """The dice the roll gives the mover's turn ``turn_number``, in the order they are
         played: a non-double's two, a double's four (a variant whose turn can be several
@@ -737,6 +743,10 @@ class GulBara(LongNardy):
 
     def _make_engine(self) -> _core.Engine:
         return _core.Engine(self.core_variant, cascade_from_turn=self.rules["cascade_from_turn"])
+
+    @property
+    def turn_numbers_matter(self) -> bool:
+        return bool(self.rules["cascade_from_turn"])
 
     def turn_dice(self, dice: tuple[int, int], turn_number: int | None = None) -> list[int]:
         d1, d2 = dice

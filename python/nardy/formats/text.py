@@ -22,6 +22,7 @@ from typing import Any
 
 from nardy import _validate
 from nardy.errors import Error, InvalidIdError
+from nardy.perft import LATE_TURN
 from nardy.position import Position
 from nardy.variants import BLACK, VARIANTS, WHITE, Variant
 
@@ -30,8 +31,8 @@ __all__ = ["TextState", "from_text", "to_text"]
 _COLOR = {"w": WHITE, "b": BLACK}
 _COLOR_LETTER = {WHITE: "w", BLACK: "b"}
 _OFFERS = ("double", "beaver", "raccoon")
-_FIELD_ORDER = ("opening", "dice", "cube", "offer", "passes", "starter", "lastroll", "over",
-                "match", "crawford")
+_FIELD_ORDER = ("opening", "dice", "cube", "offer", "passes", "turn", "starter", "lastroll",
+                "over", "match", "crawford")
 _FLAGS = ("opening", "lastroll", "crawford")
 _NAME_RE = re.compile(r"^([a-z][a-z0-9-]*)(?:\[([^\[\]]*)\])?$")
 
@@ -58,6 +59,8 @@ class TextState:
     ``offer``       a pending decision: ``"double"``, ``"beaver"``, ``"raccoon"`` or
                     ``"resign<level>"`` (the player on roll resigns at that level)
     ``passes``      Shlem: consecutive passed turns just before this one (the end rule)
+    ``turn_number`` the turn number of the player on roll, where the variant's moves depend
+                    on it (Gul bara's cascade; :attr:`Variant.turn_numbers_matter`)
     ``opening``     the game waits for its opening throw
     ``starter``     the colour that moved first (written where the long-nardy draw needs it)
     ``last_roll``   the long-nardy last roll of the draw rule is being played
@@ -72,6 +75,7 @@ class TextState:
     cube_owner: int | None = None
     offer: str | None = None
     passes: int | None = None
+    turn_number: int | None = None
     opening: bool = False
     starter: int | None = None
     last_roll: bool = False
@@ -278,6 +282,8 @@ def _format_state(s: TextState) -> str:
         parts.append(f"offer={s.offer}")
     if s.passes is not None:
         parts.append(f"passes={s.passes}")
+    if s.turn_number is not None:
+        parts.append(f"turn={s.turn_number}")
     if s.starter is not None:
         parts.append(f"starter={_COLOR_LETTER[s.starter]}")
     if s.last_roll:
@@ -340,7 +346,16 @@ def _validate_state(s: TextState) -> None:
                        f"(Shlem); {s.position.variant.name} has no pass rule")
         if not isinstance(s.passes, int) or isinstance(s.passes, bool) or not 0 <= s.passes <= 99:
             raise _bad(f"passes must be a number 0..99, got {s.passes!r}")
+    if s.turn_number is not None:
+        if not s.position.variant.turn_numbers_matter:
+            raise _bad(f"turn= is state of variants whose moves depend on the turn number "
+                       f"(Gul bara's cascade); {s.position.variant!r}'s do not")
+        if (not isinstance(s.turn_number, int) or isinstance(s.turn_number, bool)
+                or not 1 <= s.turn_number < LATE_TURN):
+            raise _bad(f"turn must be a number 1..{LATE_TURN - 1}, got {s.turn_number!r}")
     if s.opening:
+        if s.turn_number is not None:
+            raise _bad("opening: the game has not started, no turn= before the opening throw")
         if s.position.turn != WHITE or s.position != Position.start(s.position.variant):
             raise _bad("opening: the position must be the starting position with 'w'")
         for name in ("dice", "offer", "starter", "over"):
@@ -448,6 +463,11 @@ def from_text(text: str) -> TextState:
         if not re.fullmatch(r"0|[1-9]\d?", v):
             raise _bad(f"passes={v}: expected a number 0..99")
         kw["passes"] = int(v)
+    if "turn" in fields:
+        v = fields["turn"] or ""
+        if not re.fullmatch(r"[1-9]\d{0,6}", v):
+            raise _bad(f"turn={v}: expected a turn number 1, 2, ...")
+        kw["turn_number"] = int(v)
     if "starter" in fields:
         kw["starter"] = _parse_color(fields["starter"] or "", "starter=")
     if "over" in fields:
@@ -495,6 +515,9 @@ def _game_state(game: Any, **extra: Any) -> TextState:
     passes = getattr(game, "passes", None)
     if game.variant.counts_passes and isinstance(passes, int):
         kw["passes"] = passes
+    if (game.variant.turn_numbers_matter and phase is not Phase.OPENING
+            and game.turn_number < LATE_TURN):
+        kw["turn_number"] = game.turn_number
     if game.rules.last_roll_draw and game.starter is not None and phase is not Phase.OPENING:
         kw["starter"] = game.starter
     if game.is_last_roll and phase is not Phase.OVER:
@@ -561,7 +584,8 @@ def _state_to_game(s: TextState, rules: Any, seed: Any, rule_options: dict[str, 
                      **rule_options)
         else:
             g = Game(s.position.variant, rules, seed, position=s.position, starter=s.starter,
-                     crawford=s.crawford, passes=s.passes or 0, **setup, **rule_options)
+                     crawford=s.crawford, passes=s.passes or 0, turn_number=s.turn_number,
+                     **setup, **rule_options)
     except Error as e:
         raise _bad(f"cannot make a game of this state: {e}") from None
     if g.cube_in_play != (s.cube is not None):
