@@ -7,15 +7,24 @@ distinct results early in a game) is chosen group by group without listing the t
 * one cascade turn chosen alone (Engine.turn_pick) against the whole turn listed and a move
   taken at the drawn index (Engine.turn_legal, what the random policy did before), on the same
   midgame cascade turns in the same run; the listing is measured only where it stays small
-  (the early cascades it cannot list in a benchmark's time are left out, which favours it).
+  (the early cascades it cannot list in a benchmark's time are left out, which favours it);
+* three early cascades listed whole by this build and by another (NARDY_BENCH_AGAINST, the
+  ``python`` directory of another built tree; skipped without it), each call in a fresh
+  process in turn: CPU seconds and peak memory.
 """
 
 from __future__ import annotations
 
+import os
 import random
 import statistics
+import subprocess
+import sys
 import time
+from pathlib import Path
 from typing import Any
+
+import pytest
 
 import nardy
 from benchmarks.conftest import Figure, Figures
@@ -25,6 +34,8 @@ from nardy import _core
 GAMES = (2000, 50)
 LATE = 1 << 20
 MAX_LISTED = 20000
+HERE = Path(__file__).resolve().parents[1] / "python"
+OTHER = os.environ.get("NARDY_BENCH_AGAINST", "")
 
 
 def test_gul_bara_random_rollouts_against_long_nardy(benchmark: Any, figures: Figures,
@@ -102,3 +113,55 @@ def test_cascade_pick_against_listing(benchmark: Any, figures: Figures, enabled:
                        f"{results / len(turns):,.0f} results a turn listed)",
                        f"{len(turns)} midgame cascade turns of <= {MAX_LISTED} results",
                        len(turns), len(turns), secs["pick"]), benchmark)
+
+
+#: early cascade turns (turn 3, after two turns each of random play): 58,678, 115,385 and
+#: 1,553,007 distinct results
+BIG = [("0000000000000010012000b0000000000000000000000000000011b200000000", 3),
+       ("0000000000000000010012a1000000000000000000000001000100d000000000", 4),
+       ("0000000000000000000210b1000000000000000000000010001001c000000000", 2)]
+
+LISTING_CHILD = """
+import resource, sys, time, nardy
+def cpu():
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+e = nardy.GulBara().engine
+key, d = bytes.fromhex(sys.argv[1]), int(sys.argv[2])
+c0 = cpu()
+n = len(e.turn_legal(key, d, d, 3))
+print(cpu() - c0, n, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+"""
+
+
+@pytest.mark.skipif(not OTHER, reason="NARDY_BENCH_AGAINST (another build's python/) not set")
+@pytest.mark.parametrize("case", range(len(BIG)))
+def test_cascade_listing_against_other_build(benchmark: Any, figures: Figures, enabled: bool,
+                                            case: int) -> None:
+    """One early cascade listed whole (Engine.turn_legal) by this build and by another, each
+    in a fresh process in turn: CPU seconds of the call and the process's peak memory."""
+    key, d = BIG[case]
+    rounds = 3 if enabled else 1
+    trees = {"this": HERE, "other": Path(OTHER).resolve()}
+    cpu: dict[str, list[float]] = {k: [] for k in trees}
+    rss: dict[str, int] = {}
+    count: dict[str, int] = {}
+
+    def one_round() -> None:
+        for name, tree in trees.items():
+            env = dict(os.environ, PYTHONPATH=str(tree))
+            out = subprocess.run([sys.executable, "-c", LISTING_CHILD, key, str(d)], env=env,
+                                 capture_output=True, text=True, check=True).stdout.split()
+            cpu[name].append(float(out[0]))
+            count[name] = int(out[1])
+            rss[name] = int(out[2])
+
+    benchmark.pedantic(one_round, rounds=rounds, warmup_rounds=0, iterations=1)
+    assert count["this"] == count["other"]
+    med = {k: statistics.median(v) for k, v in cpu.items()}
+    figures.add(Figure("gul-bara",
+                       f"an early cascade listed, this build x{med['other'] / med['this']:.2f} "
+                       f"the other's speed (CPU s, {rounds} rounds in turn); peak memory "
+                       f"{rss['this'] // 1024} MB against {rss['other'] // 1024} MB",
+                       f"turn 3, {count['this']:,} results", 1, count["this"], med["this"]),
+                benchmark)

@@ -59,8 +59,14 @@ def group_plays(pos: Pos, d1: int, d2: int) -> tuple[int, set[Pos]]:
     orders = [[d1] * 4] if d1 == d2 else [[d1, d2], [d2, d1]]
     found: dict[int, set[Pos]] = {}
     larger_alone: set[Pos] = set()
+    visited: set[tuple[Pos, tuple[int, ...], tuple[int, ...]]] = set()
 
     def walk(p: Pos, dice: list[int], used: list[int]) -> None:
+        # (what a walk adds depends only on where it is and which dice it used and has left)
+        state = (p, tuple(dice), tuple(used))
+        if state in visited:
+            return
+        visited.add(state)
         found.setdefault(len(used), set()).add(p)
         if len(used) == 1 and d1 != d2 and used[0] == max(d1, d2):
             larger_alone.add(p)
