@@ -87,7 +87,7 @@ def _format_steps(steps: Any, variant: Variant, color: int) -> str:
                 if hit or last:
                     parts.append(variant.point_name(point, color) + ("*" if hit else ""))
         except ValueError as e:  # a step this variant has no name for (Shlem has no "off")
-            raise InvalidNotationError(f"{variant.name} cannot write {move.steps}: {e}") from None
+            raise InvalidNotationError(f"{variant.name} cannot write {tuple(steps)}: {e}") from None
         texts.append((chain[0][0], "/".join(parts)))
     texts.sort(key=lambda t: -t[0])
     out: list[str] = []

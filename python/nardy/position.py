@@ -8,7 +8,7 @@ point of view of the player on roll (see ``docs/coordinates.md``).
 from __future__ import annotations
 
 import numbers
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from nardy import _core, _validate
@@ -667,6 +667,7 @@ class _MoveList:
     if TYPE_CHECKING:  # each subclass has them (LegalMoves from the core's base)
         def __len__(self) -> int: ...
         def __getitem__(self, i: Any) -> Any: ...
+        def __iter__(self) -> Iterator[Move]: ...
         def keys(self) -> list[bytes]: ...
         def _same_listing(self, other: Any) -> bool: ...
 
