@@ -49,7 +49,7 @@ struct Registry {
   PyTypeObject* position = nullptr;  // nardy.Position (exact type: slots read directly)
   PyObject* check_dice = nullptr;    // nardy.position._check_dice, for anything unusual
   Py_ssize_t move_steps = -1, move_variant = -1, move_color = -1;
-  Py_ssize_t move_src = -1, move_index = -1;
+  Py_ssize_t move_src = -1, move_index = -1, move_named = -1;
   Py_ssize_t pos_key = -1, pos_variant = -1, pos_turn = -1;
   Py_ssize_t variant_engine = -1;
   PyTypeObject* variant_base = nullptr;
@@ -111,7 +111,7 @@ PyObject** g_free_moves = nullptr;
 int g_free_count = 0;
 #endif
 
-// nardy.Move's deallocator: its three slots and the memory. The generic one of a Python class
+// nardy.Move's deallocator: its slots and the memory. The generic one of a Python class
 // (subtype_dealloc) looks for finalizers, weak references and a __dict__, none of which a Move
 // has. A subclass of Move keeps the generic one, which ends by calling this one.
 void move_dealloc(PyObject* o) {
@@ -122,6 +122,7 @@ void move_dealloc(PyObject* o) {
   Py_CLEAR(slot_at(o, g.move_color));
   Py_CLEAR(slot_at(o, g.move_src));
   Py_CLEAR(slot_at(o, g.move_index));
+  Py_CLEAR(slot_at(o, g.move_named));  // a reused object must not keep a named die
   if (type == g.move && g_free_count < kMoveFreeList) {  // a subclass's object is freed
     g_free_moves[g_free_count++] = o;
     return;
@@ -648,7 +649,7 @@ void register_moves(py::module_& m) {
     PyTypeObject* vt = as_type(variant, "Variant");
     const Py_ssize_t ms = member_offset(mt, "_steps"), mv = member_offset(mt, "_variant"),
                      mc = member_offset(mt, "_color"), msrc = member_offset(mt, "_src"),
-                     midx = member_offset(mt, "_index");
+                     midx = member_offset(mt, "_index"), mnamed = member_offset(mt, "_named");
     const Py_ssize_t pk = member_offset(pt, "_key"), pv = member_offset(pt, "_variant"),
                      pn = member_offset(pt, "_turn");
     const Py_ssize_t ve = member_offset(vt, "engine");
@@ -661,7 +662,7 @@ void register_moves(py::module_& m) {
     }
     g.legal = reinterpret_cast<PyTypeObject*>(legal.release().ptr());
     g.move = reinterpret_cast<PyTypeObject*>(move.release().ptr());
-    // Safe only while Move has exactly its three slots: no __dict__, __weakref__ or __del__.
+    // Safe only while every slot of Move is cleared above: no __dict__, __weakref__ or __del__.
     unsigned long managed = 0;
 #ifdef Py_TPFLAGS_MANAGED_DICT
     managed |= Py_TPFLAGS_MANAGED_DICT;
@@ -677,7 +678,7 @@ void register_moves(py::module_& m) {
     g.variant_base = reinterpret_cast<PyTypeObject*>(variant.release().ptr());
     g.check_dice = check_dice.release().ptr();
     g.move_steps = ms, g.move_variant = mv, g.move_color = mc;
-    g.move_src = msrc, g.move_index = midx;
+    g.move_src = msrc, g.move_index = midx, g.move_named = mnamed;
     g.pos_key = pk, g.pos_variant = pv, g.pos_turn = pn;
     g.variant_engine = ve;
     g.engine_info = py::detail::get_type_info(typeid(Engine));

@@ -449,3 +449,14 @@ def test_from_sides_accepts_numpy_integers_and_rejects_floats():
     assert nardy.Position.from_sides("backgammon", side, side) == nardy.Position("backgammon")
     with pytest.raises(nardy.InvalidPositionError):
         nardy.Position.from_sides("backgammon", side.astype(np.float64), side)
+
+
+def test_listed_moves_name_no_double_after_named_moves_were_freed():
+    # Move objects are recycled by the core: one made with a named die and dropped must not
+    # lend it to a move listed afterwards
+    pos = nardy.Position("backgammon")
+    steps = pos.legal_moves((4, 4))[0].steps
+    for _ in range(100):
+        nardy.Move(steps, named=5)
+    assert [m.named for m in pos.legal_moves((4, 4))] == [0] * len(pos.legal_moves((4, 4)))
+    assert all(m == nardy.Move(m.steps) for m in pos.legal_moves((4, 4)))
