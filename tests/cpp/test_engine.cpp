@@ -7,22 +7,13 @@
 
 #include "nardy/engine.hpp"
 #include "nardy/registry.hpp"
+#include "named_variant.hpp"
 
 using namespace nardy;
+using nardy::testing::Named;
+using nardy::testing::named;
 
 namespace {
-
-// A variant and its preset rules by the name Python uses.
-struct Named {
-  Variant variant;
-  Rules rules;
-};
-
-Named named(const char* name) {
-  Named n{};
-  REQUIRE(find_variant(name, n.variant, n.rules));
-  return n;
-}
 
 SideArray backgammon_opening() {
   SideArray s{};

@@ -15,21 +15,13 @@
 #include "nardy/registry.hpp"
 #include "nardy/steps.hpp"
 #include "nardy/vector_env.hpp"
+#include "named_variant.hpp"
 
 using namespace nardy;
+using nardy::testing::Named;
+using nardy::testing::named;
 
 namespace {
-
-struct Named {
-  Variant variant;
-  Rules rules;
-};
-
-Named named(const char* name) {
-  Named n{};
-  REQUIRE(find_variant(name, n.variant, n.rules));
-  return n;
-}
 
 Position start_of(Variant v) {
   const VariantEntry& e = variant_entry(v);
@@ -145,7 +137,7 @@ TEST_CASE("afterstates are the legal moves' results") {
         REQUIRE(static_cast<size_t>(hi - lo) == list.size());
         for (int64_t r = lo; r < hi; ++r) {
           int8_t row[kRowBytes];
-          unpack_row(list[static_cast<size_t>(r - lo)].result, row);
+          unpack_row(list[static_cast<size_t>(r - lo)].result, row, variant_entry(v.variant).spare);
           const int8_t* got = env.afterstate_rows().data.get() + r * kRowBytes;
           CHECK(std::equal(row, row + kRowBytes, got));
         }
@@ -190,7 +182,7 @@ TEST_CASE("step-mode masks lead exactly to the legal moves") {
         for (int s : played[i]) REQUIRE(turn->play(s));
         // the env shows the position after the steps so far
         int8_t row[kRowBytes];
-        unpack_row(turn->position(), row);
+        unpack_row(turn->position(), row, variant_entry(v.variant).spare);
         CHECK(std::equal(row, row + kRowBytes, env.boards().begin() + i * kRowBytes));
         CHECK(key_of(env.position(i)) == key_of(turn_start[i]));
         std::vector<uint8_t> mask(a);
