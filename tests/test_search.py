@@ -239,6 +239,29 @@ def test_pass_and_best_move():
     assert str(search.best_move(nardy.Position(), (3, 1), "pubeval")) == "8/5 6/5"
 
 
+def test_best_move_is_the_first_of_the_ranking():
+    # best_move finds the first move of rank_moves (checked against brute force above)
+    # without building the ranking: the race evaluator ties often, and the narrow filter
+    # leaves moves of two depths
+    rng = random.Random(11)
+    narrow = search.MoveFilter(2, 0.05)
+    for name in ("backgammon", "long_nardy"):
+        evaluator = "race"
+        pos = nardy.Position(name)
+        for _ in range(60):
+            roll = (rng.randint(1, 6), rng.randint(1, 6))
+            moves = pos.legal_moves(roll)
+            for plies, flt in ((0, search.ROOT_FILTER), (1, narrow)):
+                if plies and rng.random() < 0.8:
+                    continue  # 1-ply on a sample: it costs a search of 21 rolls a move
+                ranked = search.rank_moves(pos, roll, evaluator, plies, filter=flt)
+                want = ranked[0].move if ranked else nardy.PASS
+                assert search.best_move(pos, roll, evaluator, plies, filter=flt) == want
+            pos = pos.play(rng.choice(list(moves)), roll) if len(moves) else pos.pass_turn()
+            if pos.pip_count(0) < 30 or pos.pip_count(1) < 30:
+                pos = nardy.Position(name)
+
+
 @pytest.mark.parametrize("kwargs,match", [
     ({"plies": 4}, "plies"), ({"plies": -1}, "plies"), ({"plies": True}, "plies"),
     ({"chunk": 0}, "chunk"), ({"threads": -1}, "threads"), ({"filter": (8, 0.1)}, "filter"),

@@ -317,19 +317,16 @@ def evaluate(position: Position, evaluator: Any, plies: int = 0, *, scoring: Any
                       s.evaluated)
 
 
-def rank_moves(position: Position, dice: Any, evaluator: Any, plies: int = 0, *,
-               scoring: Any = None, filter: MoveFilter = ROOT_FILTER,
-               inner: MoveFilter = INNER_FILTER, chunk: int = 1 << 16,
-               threads: int = 1) -> list[Candidate]:
-    """The legal moves of ``position`` for ``dice``, best first: those that passed ``filter``
-    with their ``plies``-ply value, then the others with their 0-ply value. Equal values keep
-    the order of ``position.legal_moves(dice)``. An empty list: the roll has no move."""
+def _values_of_moves(position: Position, dice: Any, evaluator: Any, plies: Any,
+                     scoring: Any, filter: Any, inner: Any, chunk: Any, threads: Any
+                     ) -> tuple[Any, _Search, np.ndarray, np.ndarray] | None:
+    # the moves and their values, or None when the roll has no move
     _check(position, plies, chunk, threads)
     flt = _check_filter("filter", filter)
     inn = _check_filter("inner", inner)
     moves = position.legal_moves(dice)
     if not len(moves):
-        return []
+        return None
     s = _Search(position.variant, evaluator, scoring, int(chunk), int(threads))
     after = batch.afterstates(batch.to_array([position]), np.array([moves.dice]),
                               position.variant, threads=int(threads))[0]
@@ -345,16 +342,43 @@ def rank_moves(position: Position, dice: Any, evaluator: Any, plies: int = 0, *,
             v[deep] = invert(s.value(np.ascontiguousarray(after[deep, ::-1]), int(plies), inn),
                              s.output)
         depth[keep] = plies
+    return moves, s, v, depth
+
+
+def rank_moves(position: Position, dice: Any, evaluator: Any, plies: int = 0, *,
+               scoring: Any = None, filter: MoveFilter = ROOT_FILTER,
+               inner: MoveFilter = INNER_FILTER, chunk: int = 1 << 16,
+               threads: int = 1) -> list[Candidate]:
+    """The legal moves of ``position`` for ``dice``, best first: those that passed ``filter``
+    with their ``plies``-ply value, then the others with their 0-ply value. Equal values keep
+    the order of ``position.legal_moves(dice)``. An empty list: the roll has no move."""
+    found = _values_of_moves(position, dice, evaluator, plies, scoring, filter, inner, chunk,
+                             threads)
+    if found is None:
+        return []
+    moves, s, v, depth = found
     eq = s.equities(v)
     order = np.lexsort((np.arange(len(eq)), -eq, -depth))
     return [Candidate(moves[int(i)], float(eq[i]), _probs(v[i], s.output), int(depth[i]))
             for i in order]
 
 
-def best_move(position: Position, dice: Any, evaluator: Any, plies: int = 0, **kw: Any) -> Move:
-    """The best move of :func:`rank_moves` (``nardy.PASS`` when the roll has no move)."""
-    ranked = rank_moves(position, dice, evaluator, plies, **kw)
-    return ranked[0].move if ranked else PASS
+def best_move(position: Position, dice: Any, evaluator: Any, plies: int = 0, *,
+              scoring: Any = None, filter: MoveFilter = ROOT_FILTER,
+              inner: MoveFilter = INNER_FILTER, chunk: int = 1 << 16,
+              threads: int = 1) -> Move:
+    """The first move of :func:`rank_moves` (``nardy.PASS`` when the roll has no move),
+    found without building the ranking."""
+    found = _values_of_moves(position, dice, evaluator, plies, scoring, filter, inner, chunk,
+                             threads)
+    if found is None:
+        return PASS
+    moves, s, v, depth = found
+    eq = s.equities(v)
+    # rank_moves' order: the deepest, then the highest equity, then the first in move order
+    deepest = depth == depth.max()
+    top = np.flatnonzero(deepest & (eq == eq[deepest].max()))
+    return moves[int(top[0])]
 
 
 __all__ = ["EXHAUSTIVE", "INNER_FILTER", "MAX_PLIES", "ROLLS", "ROOT_FILTER", "Candidate",

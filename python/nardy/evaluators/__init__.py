@@ -37,6 +37,7 @@ net, needs the PyPI ``gnubg`` package).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -53,10 +54,18 @@ OUTPUTS = (PROBABILITIES, EQUITY)
 def scoring_for(variant: Variant | type[Variant] | str | None, scoring: Any = None) -> Any:
     """The :class:`~nardy.Scoring` in force: ``scoring`` (a preset or its name) checked
     against the variant, or the variant's default."""
-    from nardy import GameRules, find_scoring
+    from nardy import find_scoring
 
     name = None if scoring is None else find_scoring(scoring).name
-    resolved = GameRules(scoring=name).resolve(as_variant(variant)).scoring
+    return _scoring_for(as_variant(variant), name)
+
+
+@functools.lru_cache(maxsize=256)
+def _scoring_for(variant: Variant, name: str | None) -> Any:
+    # resolving GameRules costs more than a 0-ply search of a roll; variants are values
+    from nardy import GameRules, find_scoring
+
+    resolved = GameRules(scoring=name).resolve(variant).scoring
     assert resolved is not None  # resolve() fills in the default
     return find_scoring(resolved)
 
