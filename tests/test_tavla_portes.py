@@ -67,6 +67,15 @@ def test_core_vs_reference_all_rolls(cls, positions):
 
 
 @pytest.mark.parametrize("cls", CLASSES)
+def test_core_vs_gnubg(cls, positions):
+    # T1 / P1 against another engine: GNU Backgammon's move generator plays backgammon's
+    # movement, which both games keep unchanged (Tavla's hit-and-run option is off by default)
+    gnubg = pytest.importorskip("gnubg")
+    failures = F.compare_with_gnubg(gnubg, cls(), positions[:600], rolls_each=3, seed=5)
+    assert not failures, "\n".join(failures)
+
+
+@pytest.mark.parametrize("cls", CLASSES)
 def test_hitting_sends_a_blot_to_the_bar(cls):
     # T1 / P1 on a constructed position: the 1 of 6-1 from the 8-point hits the blot on the
     # 7-point (opponent index 23 - 6 = 17)
