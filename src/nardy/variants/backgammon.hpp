@@ -47,8 +47,17 @@ struct BasicBackgammonPolicy {
 
   int begin_turn(const Position& pos, int, int, State out[2]) const noexcept {
     out[0].pos = pos;
-    out[0].ours = pos.us.occ1();
-    opposing_points(pos.them, out[0].their_closed, out[0].their_blots);
+    const uint32_t ours = pos.us.occ1();
+    out[0].ours = ours;
+    // Past contact (no checker of ours on the bar, none of theirs on their bar or on a point
+    // below our highest checker in our coordinates) no step can land on or hit an opponent
+    // checker: the opponent's masks are empty as far as any step can see, and are not built.
+    if (pos.us.bar() == 0 && no_opponent_from(pos.them, ours)) {
+      out[0].their_closed = 0;
+      out[0].their_blots = 0;
+    } else {
+      opposing_points(pos.them, out[0].their_closed, out[0].their_blots);
+    }
     return 1;
   }
 
@@ -173,6 +182,24 @@ struct BasicBackgammonPolicy {
   }
 
  private:
+  // True when `them` has no checker on their bar or on a point that lies below the mover's
+  // highest occupied point (in the mover's coordinates: their index j > 23 - highest).
+  // (A mover without checkers on the board has none to meet.)
+  NARDY_HOT static bool no_opponent_from(const Side& them, uint32_t ours) noexcept {
+    const int k = 23 - (31 ^ std::countl_zero(ours | 1u));
+    return ((them.w[0] & kNibblesAbove[k].w0) | (them.w[1] & kNibblesAbove[k].w1)) == 0;
+  }
+  // The count nibbles of the slots k + 1 .. 24 (the points above k and the bar).
+  static constexpr std::array<SlotUnit, 24> kNibblesAbove = [] {
+    std::array<SlotUnit, 24> t{};
+    for (int k = 0; k < 24; ++k)
+      for (int slot = k + 1; slot <= kBar; ++slot) {
+        t[k].w0 |= kSlotNibble[slot].w0;
+        t[k].w1 |= kSlotNibble[slot].w1;
+      }
+    return t;
+  }();
+
   // The opponent's blot on the mover's point `to` goes to the bar when `hit`, without a
   // branch: whether a step hits is as good as random, and a mispredicted branch costs more
   // than the masked table delta (wrapping arithmetic, as Side::move_down).
