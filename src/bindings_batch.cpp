@@ -285,12 +285,33 @@ struct AfterPart {
   AfterPart& operator=(AfterPart&&) noexcept = default;
 };
 
+// Orders the cache-bypassing stores of write_moves() before whatever the thread does next
+// (another thread or numpy reads the output).
+void store_fence() noexcept {
+#if NARDY_SSE2
+  _mm_sfence();
+#endif
+}
+
 // Writes m moves as rows (if `rows`), steps (if `steps`) and features (if `enc`).
 void write_moves(const Move* moves, size_t m, SpareBits spare, int8_t* rows, int8_t* steps,
                  const Encoding* enc, float* feats, uint8_t* keys = nullptr) {
   const size_t width = enc ? static_cast<size_t>(encoding_width(*enc)) : 0;
   int8_t tmp[kRowBytes];
   if (keys && !rows && !steps && !enc) {  // results only: the positions as they are
+#if NARDY_SSE2
+    // Stores that bypass the cache: the output (tens of MB) is not read again here, and
+    // ordinary stores would first read every line of it from memory.
+    if ((reinterpret_cast<uintptr_t>(keys) & 15) == 0) {
+      for (size_t k = 0; k < m; ++k) {
+        const __m128i* src = reinterpret_cast<const __m128i*>(&moves[k].result);
+        __m128i* dst = reinterpret_cast<__m128i*>(keys + 32 * k);
+        _mm_stream_si128(dst, _mm_loadu_si128(src));
+        _mm_stream_si128(dst + 1, _mm_loadu_si128(src + 1));
+      }
+      return;
+    }
+#endif
     for (size_t k = 0; k < m; ++k) std::memcpy(keys + 32 * k, &moves[k].result, 32);
     return;
   }
@@ -342,31 +363,69 @@ void afterstates_range(Engine& e, const std::vector<Position>& pos, const int8_t
                 enc ? part.feats.grow(m * width) : nullptr,
                 with_keys ? part.keys.grow(m * 32) : nullptr);
   }
+  store_fence();
 }
 
+// An allocator whose big blocks are 2 MiB-aligned and marked for transparent huge pages (as
+// Buffer's): a thread's collected moves can reach hundreds of MB, and filling fresh memory in
+// 4 KiB pages costs a page fault each, faults that two threads take in turn.
+template <class T>
+struct HugePageAllocator {
+  using value_type = T;
+  HugePageAllocator() = default;
+  template <class U>
+  HugePageAllocator(const HugePageAllocator<U>&) noexcept {}
+  T* allocate(size_t n) {
+    size_t bytes = std::max<size_t>(n, 1) * sizeof(T);
+    void* p = nullptr;
+#if defined(__linux__)
+    constexpr size_t kHuge = size_t{1} << 21;
+    if (bytes >= 2 * kHuge) {
+      bytes = (bytes + kHuge - 1) & ~(kHuge - 1);
+      p = std::aligned_alloc(kHuge, bytes);
+      if (p) madvise(p, bytes, MADV_HUGEPAGE);
+    }
+#endif
+    if (!p) p = std::malloc(bytes);
+    if (!p) throw std::bad_alloc();
+    return static_cast<T*>(p);
+  }
+  void deallocate(T* p, size_t) noexcept { std::free(p); }
+  template <class U>
+  bool operator==(const HugePageAllocator<U>&) const noexcept {
+    return true;
+  }
+};
+using MoveVector = std::vector<Move, HugePageAllocator<Move>>;
+
 // Storage for the moves a worker thread collects, kept between calls: a batch loop of a bot
-// calls with the same sizes again and again, and fresh memory costs page faults (kernel time
-// that grew with the thread count). At most kKeptMoves moves a buffer are kept.
+// calls with the same sizes again and again, and fresh memory costs page faults and the
+// kernel's zeroing (kernel time that grew with the thread count; with buffers of more than
+// the 48 MiB once kept, two threads fell to 0.44 of one thread's rate per CPU-second). At
+// most kKeptMoves moves are kept in all, at most 8 buffers.
 class MoveBuffers {
  public:
-  static constexpr size_t kKeptMoves = size_t{1} << 20;  // 48 MiB
-  std::vector<Move> take() {
+  static constexpr size_t kKeptMoves = (size_t{256} << 20) / sizeof(Move);  // 256 MiB
+  MoveVector take() {
     std::lock_guard<std::mutex> lock(mutex_);
     if (free_.empty()) return {};
-    std::vector<Move> v = std::move(free_.back());
+    MoveVector v = std::move(free_.back());
     free_.pop_back();
+    kept_ -= v.capacity();
     return v;
   }
-  void give(std::vector<Move>&& v) {
-    if (v.capacity() > kKeptMoves) return;
+  void give(MoveVector&& v) {
     v.clear();
     std::lock_guard<std::mutex> lock(mutex_);
-    if (free_.size() < 8) free_.push_back(std::move(v));
+    if (free_.size() >= 8 || kept_ + v.capacity() > kKeptMoves) return;
+    kept_ += v.capacity();
+    free_.push_back(std::move(v));
   }
 
  private:
   std::mutex mutex_;
-  std::vector<std::vector<Move>> free_;
+  std::vector<MoveVector> free_;
+  size_t kept_ = 0;  // capacity of the buffers in free_
 };
 
 MoveBuffers& move_buffers() {
@@ -376,7 +435,7 @@ MoveBuffers& move_buffers() {
 
 // The moves of positions [begin, end) appended to `out`, counts to counts[begin..end).
 void collect_range(Engine& e, const std::vector<Position>& pos, const int8_t* dice, size_t begin,
-                   size_t end, MoveList& list, std::vector<Move>& out, int64_t* counts) {
+                   size_t end, MoveList& list, MoveVector& out, int64_t* counts) {
   for (size_t i = begin; i < end; ++i) {
     e.generate(pos[i], dice[2 * i], dice[2 * i + 1], list);
     counts[i] = static_cast<int64_t>(list.size());
@@ -422,7 +481,7 @@ py::tuple afterstates_impl(const Engine& engine, const py::array& boards, const 
         // One cache line or more per thread: the vectors' end pointers move on every row, and
         // two threads' headers side by side in one line made every row a cache-line transfer.
         struct alignas(64) Collected {
-          std::vector<Move> moves;
+          MoveVector moves;
           std::vector<Chunk> chunks;
         };
         std::vector<Collected> collected(t);
@@ -475,6 +534,7 @@ py::tuple afterstates_impl(const Engine& engine, const py::array& boards, const 
                           encoding ? out.feats.data + at * encoding_width(enc) : nullptr,
                           with_keys ? out.keys.data + at * 32 : nullptr);
             }
+            store_fence();
           }
           move_buffers().give(std::move(mine.moves));
         };
