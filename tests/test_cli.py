@@ -225,6 +225,29 @@ def test_json_of_perft_moves_rollout(capsys) -> None:
     assert sum(doc["wins"][0]) + sum(doc["wins"][1]) + doc["draws"] + doc["unfinished"] == 300
 
 
+def test_moves_lists_whole_turns(capsys) -> None:
+    try:
+        from tests.reference import acey_deucey_ref as acey
+    except ImportError:  # plain `pytest` puts tests/ on sys.path instead of the root
+        from reference import acey_deucey_ref as acey  # type: ignore[no-redef]
+    # Acey-deucey's 1-2 from the start: the 1-2 with every named double, as the independent
+    # reference lists the turn (each move is its result and the double it names)
+    doc = json.loads(run(capsys, "moves", "acey-deucey", "21", "--json")[1])
+    _, want = acey.turn_moves(acey.start(), 2, 1)
+    assert doc["count"] == len({(r, named) for r, named, _ in want}) == len(set(doc["moves"]))
+    assert all(re.search(r"\([1-6]-[1-6]\)", m) for m in doc["moves"])
+    # Gul bara: a double cascades on a late turn (the default away from the start), not on
+    # the mover's second turn
+    text = "gul-bara W:24x13,19,18 B:12x13,10,8 w"
+    pos = Position.from_text(text)
+    late = json.loads(run(capsys, "moves", "gul-bara", "55", "--position", text, "--json")[1])
+    second = json.loads(run(capsys, "moves", "gul-bara", "55", "--position", text, "--turn",
+                            "2", "--json")[1])
+    assert second["count"] == len(pos.legal_moves((5, 5))) < late["count"]
+    assert late["count"] == len(pos.turn_moves((5, 5), 100))
+    assert run(capsys, "moves", "gul-bara", "55", "--turn", "0")[0] != 0
+
+
 def _last_bar(err: str) -> str:
     return [x for x in err.replace("\n", "\r").split("\r") if x.strip()][-1]
 

@@ -478,9 +478,20 @@ def _cmd_perft(args: argparse.Namespace) -> int:
 
 
 def _cmd_moves(args: argparse.Namespace) -> int:
+    from nardy.perft import LATE_TURN
+
     pos = _position_option(args.variant, args.position)
     dice = _dice(args.dice)
-    moves = pos.legal_moves(dice)
+    if args.turn is not None and args.turn < 1:
+        raise CliError(f"--turn must be >= 1, got {args.turn}")
+    if pos.variant.sequence_turns:
+        # the whole turn (Gul bara's cascade, Acey-deucey's 1-2 with its named double), on
+        # the turn number a game would have: 1 at the start, a late turn elsewhere
+        turn = args.turn if args.turn is not None else \
+            1 if pos == Position.start(pos.variant) else LATE_TURN
+        moves = pos.turn_moves(dice, turn)
+    else:
+        moves = pos.legal_moves(dice)
     names = [m.notation(pos.variant, pos.turn) for m in moves]
     if args.json:
         _print_json({"variant": pos.variant.name, "dice": list(dice), "count": len(names),
@@ -629,6 +640,9 @@ def _add_moves(sub: Any) -> None:
     _variant_arg(p)
     p.add_argument("dice", help="the roll, e.g. 31 or 3-1")
     p.add_argument("--position", help=POSITION_HELP + " (default: the starting position)")
+    p.add_argument("--turn", type=int, default=None,
+                   help="the mover's turn number, where a variant's moves depend on it "
+                        "(Gul bara's cascade; default: 1 at the start, a late turn elsewhere)")
     _json_flag(p)
     p.set_defaults(func=_cmd_moves)
 
