@@ -89,14 +89,31 @@ void register_steps(py::module_& m) {
   py::class_<StepTurn>(m, "StepTurn", R"doc(A turn played one checker step at a time.
 
 Actions are ``(from * 25 + to) * H + hit`` (from 0..24, 24 entering; to 0..24, 24 borne off;
-H = 2 where the variant tells a hit from a non-hit on the same step, else 1), and the last index
-``size - 1`` is the pass of a turn without a legal move. The mask allows exactly the steps that
-extend the turn to a legal complete move.)doc")
+H = 2 where the variant tells a hit from a non-hit on the same step, else 1), then
+``pass_action`` (25 * 25 * H), the pass of a turn without a legal move, and in variants where
+the player names dice (Acey-deucey) six more: ``name_action(d)`` names the double d-d, the
+decision that follows the 1-2's steps. The mask allows exactly the actions that extend the
+turn to a legal complete move.)doc")
       .def(py::init([](const Engine& e) { return e.step_turn(); }), py::arg("engine"))
       .def_property_readonly("size", [](const StepTurn& t) { return t.space().size(); },
                              "Number of actions.")
       .def_property_readonly("pass_action", [](const StepTurn& t) { return t.space().pass(); })
       .def_property_readonly("hit_flag", [](const StepTurn& t) { return t.space().hit_flag(); })
+      .def_property_readonly("names_dice", [](const StepTurn& t) { return t.space().names_dice(); },
+                             "The space has the six actions naming a double.")
+      .def("name_action", [](const StepTurn& t, int d) {
+             if (!t.space().names_dice())
+               raise_error("InvalidArgumentError", "this variant names no dice");
+             if (d < 1 || d > 6) raise_error("InvalidDiceError", "a named double is 1..6");
+             return t.space().name_action(d);
+           }, py::arg("d"), "The action naming the double d-d.")
+      .def("named_die", [](const StepTurn& t, py::handle action) {
+             return t.space().named_die(checked_action(t, action));
+           }, py::arg("action"), "The double an action names (0: a step or the pass).")
+      .def_property_readonly("named", &StepTurn::named,
+                             "Once done: the double the move named (0: none).")
+      .def_property_readonly("again", &StepTurn::again,
+                             "Once done: the same player rolls again after the move.")
       .def("begin", [](StepTurn& t, const py::bytes& key, int d1, int d2, long long turn) {
              if (d1 < 1 || d1 > 6 || d2 < 1 || d2 > 6)
                raise_error("InvalidDiceError", "dice must be two integers from 1 to 6");
@@ -130,6 +147,18 @@ extend the turn to a legal complete move.)doc")
              t.legal(out);
              return out;
            }, "The legal actions, ascending.")
+      .def("legal_actions", [](StepTurn& t) {
+             thread_local std::vector<uint8_t> mask;
+             thread_local std::vector<int32_t> list;
+             mask.resize(static_cast<size_t>(t.space().size()));
+             list.clear();
+             t.mask_and_list(mask.data(), list);
+             py::array_t<int32_t> out(static_cast<py::ssize_t>(list.size()));
+             if (!list.empty())
+               std::memcpy(out.mutable_data(), list.data(), list.size() * sizeof(int32_t));
+             return out;
+           }, "The legal actions, ascending, as an int32 array (the mask's set bits, listed in "
+              "C++).")
       .def("play", [](StepTurn& t, py::handle action) { return t.play(checked_action(t, action)); },
            py::arg("action"), "Plays the action; False (nothing changed) when it is not legal.")
       .def("undo", &StepTurn::undo, "Takes back the last action; False when there is none.")
@@ -147,10 +176,11 @@ extend the turn to a legal complete move.)doc")
            }, "The keys of the legal complete moves' results.")
       .def("decode", [](const StepTurn& t, py::handle action) -> py::object {
              const int a = checked_action(t, action);
-             if (a == t.space().pass()) return py::none();
+             if (a >= t.space().pass()) return py::none();
              const Step s = t.space().decode(a);
              return py::make_tuple(int(s.from), int(s.to), bool(s.hit));
-           }, py::arg("action"), "(from, to, hit) of a step action (to -1: borne off); None for pass.")
+           }, py::arg("action"), "(from, to, hit) of a step action (to -1: borne off); None for the pass and the "
+           "actions naming a double.")
       .def("encode", [](const StepTurn& t, int from, int to, bool hit) {
              if (from < 0 || from > kEnterFrom || to < kBearOffTo || to >= kPoints)
                raise_error("InvalidArgumentError", "a step goes from 0..24 to -1..23");

@@ -10,6 +10,7 @@ the core) accept; and bad input raises nardy errors."""
 from __future__ import annotations
 
 import itertools
+import os
 import random
 import zlib
 
@@ -42,8 +43,9 @@ def rule_sets(cls):
         yield dict(zip(names, combo))
 
 
-def masked_tree(turn, limit=200_000):
-    """{action sequence: result key} over every path the masks allow (at most `limit`)."""
+def masked_tree(turn, limit=200_000, outcome=lambda t: t.key):
+    """{action sequence: outcome} over every path the masks allow (at most `limit`); the
+    outcome of a complete turn is its result key unless told otherwise."""
     out = {}
     path = []
 
@@ -51,7 +53,7 @@ def masked_tree(turn, limit=200_000):
         if len(out) >= limit:
             return
         if turn.done:
-            out[tuple(path)] = turn.key
+            out[tuple(path)] = outcome(turn)
             return
         mask = turn.mask()
         legal = turn.legal()
@@ -94,7 +96,8 @@ CASES = [(cls, rules) for cls in VARIANTS for rules in rule_sets(cls)]
 def test_masks_reach_exactly_the_legal_moves(cls, rules):
     variant = cls(**rules)
     turn = _core.StepTurn(variant.engine)
-    assert turn.size == 25 * 25 * (2 if turn.hit_flag else 1) + 1
+    assert turn.size == 25 * 25 * (2 if turn.hit_flag else 1) + 1 + (6 if cls.names_dice else 0)
+    assert turn.names_dice == cls.names_dice
     rng = random.Random(zlib.crc32(repr((cls.name, sorted(rules.items()))).encode()))
     # Shlem's doubles have tens of thousands of orderings: fewer positions, doubles in one
     # position of four.
@@ -303,41 +306,183 @@ def sequence_variants():
     return [cls for cls in VARIANTS if getattr(cls, "sequence_turns", False)]
 
 
+def outcome_of(names):
+    """What a complete turn is compared by: its result key, with the named double and whether
+    the same player rolls again where the player names dice."""
+    return (lambda t: (t.key, t.named, t.again)) if names else (lambda t: t.key)
+
+
+def path_of(turn, move, names):
+    """The actions of a move of Engine.turn_moves: its steps, with the action naming its
+    double after the two steps of the 1-2."""
+    path = [turn.encode(s[0], s[1], s[2]) for s in move[1]]
+    if names and move[2]:
+        path.insert(2, turn.name_action(move[2]))
+    return path
+
+
 @pytest.mark.parametrize("cls", sequence_variants(), ids=lambda c: c.name)
 def test_dice_sequences_follow_the_whole_turn(cls):
-    """A turn of several groups (e.g. a doubles cascade): every random masked path ends on one
-    of the engine's turn moves, and every turn move's own steps are a masked path. (Low
-    doubles early in a game cascade into millions of moves: the sample takes 3-3 and up.)"""
-    if cls.names_dice:
-        pytest.skip("the step action space has no action naming dice: a named double is "
-                    "played in afterstate mode only")
+    """A turn of several groups (a doubles cascade, a 1-2 and its named double): every random
+    masked path ends on one of the engine's turn moves (with its named double and whether the
+    same player rolls again), and every turn move's own steps are a masked path. (Low doubles
+    early in a game cascade into millions of moves: the sample takes 3-3 and up.)"""
     variant = cls()
     engine = variant.engine
+    names = cls.names_dice
     turn = _core.StepTurn(engine)
+    outcome = outcome_of(names)
     rng = random.Random(5)
     cascades = 0
     for pos in sample_positions(variant, 6, 99):
-        for dice, number in [((rng.randint(3, 6),) * 2, rng.randint(1, 12)),
-                             ((rng.randint(1, 6), rng.randint(1, 6)), 7)]:
-            played, moves = engine.turn_moves(pos.key, *dice, number)
+        rolls = [((rng.randint(3, 6),) * 2, rng.randint(1, 12)),
+                 ((rng.randint(1, 6), rng.randint(1, 6)), 7)]
+        if names:
+            rolls += [((1, 2), 5), ((2, 1), 9)]
+        for dice, number in rolls:
+            played, moves = engine.turn_moves(pos.key, *dice, number, again=names)
             turn.begin(pos.key, *dice, number)
-            want = {m[0] for m in moves}
-            assert set(turn.results()) == want
+            assert set(turn.results()) == {m[0] for m in moves}
             if not moves:
                 assert turn.length == 0 and turn.legal() == [turn.pass_action]
                 continue
             assert turn.length == played
+            want = {(m[0], m[2], m[3]) if names else m[0] for m in moves}
             cascades += turn.length > 4
-            for steps in [m[1] for m in moves[:30]]:
-                for s in steps:
-                    assert turn.play(turn.encode(s[0], s[1], s[2])), (pos, dice, number, steps)
-                assert turn.done and turn.key in want
+            for m in moves[:30]:
+                for a in path_of(turn, m, names):
+                    assert turn.play(a), (pos, dice, number, m)
+                assert turn.done and outcome(turn) == ((m[0], m[2], m[3]) if names else m[0])
                 while turn.undo():
                     pass
             for _ in range(10):
                 while not turn.done:
                     assert turn.play(rng.choice(turn.legal()))
-                assert turn.key in want and turn.played == turn.length
+                assert outcome(turn) in want
                 while turn.undo():
                     pass
     assert cascades > 0
+
+
+def acey_reachable(n, seed):
+    """Acey-deucey positions on roll met in random games whose every move is one of the whole
+    turn's (the 1-2 with its named double, the same player on roll after a move with again)."""
+    variant = nardy.AceyDeucey()
+    engine = variant.engine
+    rng = random.Random(seed)
+    out = []
+    while len(out) < n:
+        key = nardy.Position.start(variant).key
+        for _ in range(rng.randrange(2, 120)):
+            moves = engine.turn_legal(key, rng.randint(1, 6), rng.randint(1, 6), 9)
+            if not len(moves):
+                key = _core.swap(key)
+                continue
+            i = rng.randrange(len(moves))
+            key = moves.key(i) if moves.again(i) else _core.swap(moves.key(i))
+            if max(_core.decode(key, variant.core_variant)[0][25],
+                   _core.decode(key, variant.core_variant)[1][25]) == 15:
+                break
+        else:
+            out.append(key)
+    return out
+
+
+def test_acey_deucey_named_double_paths_are_exactly_the_moves():
+    """After a 1-2 played in full the only actions are the doubles that can be named (the
+    'name double d' actions), then that double's steps: the outcomes of every masked path
+    (result, named double, rolls again) are exactly the turn's moves of Engine.turn_moves and
+    of the independent reference (tests/reference/acey_deucey_ref.py), from the start and from
+    random reachable positions (NARDY_SLOW=1: 200 of them); the double is named right after
+    the 1-2's two steps, and a move rolls again exactly when it plays all six dice."""
+    import numpy as np
+    try:
+        from tests.reference import acey_deucey_ref as ref
+    except ImportError:
+        from reference import acey_deucey_ref as ref  # type: ignore[no-redef]
+    variant = nardy.AceyDeucey()
+    cv = variant.core_variant
+    engine = variant.engine
+    turn = _core.StepTurn(engine)
+    assert turn.names_dice and turn.size == 25 * 25 + 1 + 6
+    outcome = outcome_of(True)
+    names = {turn.name_action(d) for d in range(1, 7)}
+    assert sorted(names) == list(range(turn.pass_action + 1, turn.size))
+    assert all(turn.named_die(a) == a - turn.pass_action for a in names)
+    assert turn.named_die(turn.pass_action) == 0 and turn.decode(turn.name_action(3)) is None
+    start = nardy.Position.start(variant).key
+    keys = [start] + acey_reachable(200 if os.environ.get("NARDY_SLOW") else 10, 2026)
+
+    def outcomes(named, memo):
+        """{(result, named double, again)} of every masked continuation. A partial turn is
+        known by its position, actions so far and named double (the mover's pips tell the
+        dice used), so each is walked once."""
+        if turn.done:
+            assert turn.named == named and turn.again == (turn.played == 7)
+            return {(turn.key, turn.named, turn.again)}
+        at = (turn.key, turn.played, named)
+        if at not in memo:
+            legal = turn.legal_actions().tolist()
+            assert legal == np.flatnonzero(turn.mask()).tolist() and legal
+            out = set()
+            for a in legal:
+                die = turn.named_die(a)
+                # a double is named right after the 1-2's two steps, once
+                assert not die or (turn.played == 2 and named == 0), (turn.played, named)
+                assert turn.play(a)
+                out |= outcomes(named or die, memo)
+                assert turn.undo()
+            memo[at] = out
+        return memo[at]
+
+    named_moves = agains = 0
+    for key in keys:
+        us, them = _core.decode(key, cv)
+        pos = (ref.from_core(us), ref.from_core(them))
+        for dice in ((1, 2), (2, 1)) if key == start else ((1, 2),):
+            played, moves = engine.turn_moves(key, *dice, 9, again=True)
+            turn.begin(key, *dice, 9)
+            if not moves:
+                assert turn.length == 0 and turn.legal() == [turn.pass_action]
+                continue
+            want = {(m[0], m[2], m[3]) for m in moves}
+            assert outcomes(0, {}) == want, (key, dice)
+            ref_played, ref_moves = ref.turn_moves(pos, *dice)
+            assert ref_played == played == turn.length
+            assert {(_core.encode(ref.to_core(r[0]), ref.to_core(r[1]), cv), nm, ag)
+                    for r, nm, ag in ref_moves} == want
+            # each move's own steps, its double named after the 1-2, are a masked path to it
+            for m in moves[:40]:
+                for a in path_of(turn, m, True):
+                    assert turn.play(a), (key, dice, m)
+                assert turn.done and outcome(turn) == (m[0], m[2], m[3])
+                while turn.undo():
+                    pass
+            named_moves += sum(1 for m in moves if m[2])
+            agains += sum(1 for m in moves if m[3])
+    assert named_moves > 0 and agains > 0
+
+
+def test_legal_actions_are_the_mask():
+    """StepTurn.legal_actions(): the mask's set entries, ascending, as int32, at every step of
+    random turns of every variant (Acey-deucey's naming actions included)."""
+    import numpy as np
+    rng = random.Random(3)
+    for cls in VARIANTS:
+        variant = cls(cascade_from_turn=0) if cls.sequence_turns and "cascade_from_turn" in \
+            cls.options else cls()
+        turn = _core.StepTurn(variant.engine)
+        seen = 0
+        for pos in sample_positions(variant, 6, 17):
+            for dice in [(1, 2), (rng.randint(1, 6), rng.randint(1, 6))]:
+                turn.begin(pos.key, *dice, 5 if cls.sequence_turns else 0)
+                while True:
+                    got = turn.legal_actions()
+                    assert got.dtype == np.int32
+                    assert got.tolist() == np.flatnonzero(turn.mask()).tolist() == turn.legal()
+                    if turn.done:
+                        assert len(got) == 0
+                        break
+                    seen += 1
+                    assert turn.play(int(rng.choice(got)))
+        assert seen > 10, cls.name

@@ -565,9 +565,13 @@ class VectorEnv:
         """
         (M, F) float32 afterstate features of the last reset/step.
         """
+    def legal_actions(self) -> numpy.ndarray:
+        """
+        Step mode: (L,) int32 legal actions of the last reset/step, game i's at legal_offsets[i]:legal_offsets[i + 1], ascending.
+        """
     def fixed_views(self) -> dict:
         """
-        Read-only views of the per-game arrays (offsets, boards, dice, to_play, episodes, plies), valid for the env's lifetime and updated by every reset/step.
+        Read-only views of the per-game arrays (offsets, boards, dice, to_play, episodes, plies; step mode: masks, steps_played, legal_offsets), valid for the env's lifetime and updated by every reset/step.
         """
     @property
     def threads(self) -> int:
@@ -595,6 +599,10 @@ class StepTurn:
         """
         The legal actions, ascending.
         """
+    def legal_actions(self) -> numpy.ndarray:
+        """
+        The legal actions, ascending, as an int32 array (the mask's set bits, listed in C++).
+        """
     def play(self, action: typing.Any) -> bool:
         """
         Plays the action; False (nothing changed) when it is not legal.
@@ -609,10 +617,33 @@ class StepTurn:
         """
     def decode(self, action: typing.Any) -> typing.Any:
         """
-        (from, to, hit) of a step action (to -1: borne off); None for pass.
+        (from, to, hit) of a step action (to -1: borne off); None for the pass and the actions naming a double.
         """
     def encode(self, from_: typing.SupportsInt | typing.SupportsIndex, to: typing.SupportsInt | typing.SupportsIndex, hit: bool = False) -> int:
         ...
+    def name_action(self, d: typing.SupportsInt | typing.SupportsIndex) -> int:
+        """
+        The action naming the double d-d.
+        """
+    def named_die(self, action: typing.Any) -> int:
+        """
+        The double an action names (0: a step or the pass).
+        """
+    @property
+    def names_dice(self) -> bool:
+        """
+        The space has the six actions naming a double.
+        """
+    @property
+    def named(self) -> int:
+        """
+        Once done: the double the move named (0: none).
+        """
+    @property
+    def again(self) -> bool:
+        """
+        Once done: the same player rolls again after the move.
+        """
     @property
     def size(self) -> int:
         ...

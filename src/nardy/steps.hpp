@@ -20,7 +20,14 @@
 //                                 off), hit in 0..H-1 where H = 2 when the variant tells steps
 //                                 apart by Step::hit (the same from/to may or may not hit),
 //                                 else 1 (the position decides);
-//   25 * 25 * H                   pass: the only action of a turn without a legal move.
+//   25 * 25 * H                   pass: the only action of a turn without a legal move;
+//   25 * 25 * H + d, d = 1..6      in variants where the player names dice (dice_choices:
+//                                 Acey-deucey's 1-2): name the double d-d. It is the decision
+//                                 after the steps of the group before the named one (the 1-2
+//                                 played in full), allowed for each double whose choice has a
+//                                 legal move from there; the double's steps follow. A turn's
+//                                 moves are then told apart by (result, named double), and
+//                                 named() / again() report both once the turn is done.
 #pragma once
 
 #include <algorithm>
@@ -30,6 +37,7 @@
 #include <cstdint>
 #include <memory>
 #include <stdexcept>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -44,11 +52,21 @@ class StepSpace {
   static constexpr int kFroms = 25;  // points 0..23, then kEnterFrom
   static constexpr int kTos = 25;    // points 0..23, then borne off
 
-  constexpr explicit StepSpace(bool hit_flag = false) noexcept : hits_(hit_flag ? 2 : 1) {}
+  constexpr explicit StepSpace(bool hit_flag = false, bool names_dice = false) noexcept
+      : hits_(hit_flag ? 2 : 1), names_(names_dice) {}
 
-  [[nodiscard]] constexpr int size() const noexcept { return kFroms * kTos * hits_ + 1; }
+  [[nodiscard]] constexpr int size() const noexcept {
+    return kFroms * kTos * hits_ + 1 + (names_ ? 6 : 0);
+  }
   [[nodiscard]] constexpr int pass() const noexcept { return kFroms * kTos * hits_; }
   [[nodiscard]] constexpr bool hit_flag() const noexcept { return hits_ == 2; }
+  [[nodiscard]] constexpr bool names_dice() const noexcept { return names_; }
+  // The action naming the double d-d (1..6), in variants where the player names dice.
+  [[nodiscard]] constexpr int name_action(int d) const noexcept { return pass() + d; }
+  // The die an action names, 0 for a step or the pass.
+  [[nodiscard]] constexpr int named_die(int action) const noexcept {
+    return names_ && action > pass() && action < size() ? action - pass() : 0;
+  }
 
   [[nodiscard]] constexpr int encode(Step s) const noexcept {
     const int to = s.to < 0 ? kTos - 1 : s.to;
@@ -65,6 +83,7 @@ class StepSpace {
 
  private:
   int hits_;
+  bool names_;
 };
 
 // One turn in progress. Made by Engine::step_turn(); reusable for any number of turns (its
@@ -85,6 +104,9 @@ class StepTurn {
   // Writes space().size() bytes, 1 for each legal action; returns their number (>= 1 until
   // done()).
   virtual int mask(uint8_t* out) = 0;
+  // The same mask, and the legal actions appended to `list` in ascending order (a vector env
+  // hands both out: the list spares its callers a scan of the mask); returns their number.
+  virtual int mask_and_list(uint8_t* out, std::vector<int32_t>& list) = 0;
   // The legal actions, ascending.
   virtual void legal(std::vector<int>& out) = 0;
   // Plays an action; false (nothing changed) when it is not legal now.
@@ -102,6 +124,10 @@ class StepTurn {
   [[nodiscard]] int length() const noexcept { return length_; }
   // The results of the legal complete moves, in the enumerator's order.
   [[nodiscard]] const std::vector<Position>& results() const noexcept { return results_list_; }
+  // Once done: the double the move named (0: none) and whether the same player rolls again
+  // after it (TurnMove::named / again).
+  [[nodiscard]] int named() const noexcept { return named_; }
+  [[nodiscard]] bool again() const noexcept { return again_; }
 
  protected:
   explicit StepTurn(StepSpace space) : space_(space) {}
@@ -111,6 +137,8 @@ class StepTurn {
   bool done_ = true;
   int played_ = 0;
   int length_ = 0;
+  int named_ = 0;
+  bool again_ = false;
   std::vector<Position> results_list_;
 };
 
@@ -212,7 +240,7 @@ class StepTurnImpl final : public StepTurn {
   using State = typename P::State;
 
   StepTurnImpl(const P& policy, bool hit_flag)
-      : StepTurn(StepSpace(hit_flag)), policy_(policy), enum_(policy_) {}
+      : StepTurn(StepSpace(hit_flag, HasDiceChoices<P>)), policy_(policy), enum_(policy_) {}
 
   using StepTurn::begin;
   void begin(const Position& pos, int d1, int d2, int turn) override {
@@ -226,34 +254,92 @@ class StepTurnImpl final : public StepTurn {
     level_start_.clear();
     cand_valid_ = false;
     results_list_.clear();
-    n_groups_ = 1;
-    groups_[0] = DiceGroup{d1, d2};
+    choice_results_.clear();
+    named_ = 0;
+    again_ = false;
+    n_choices_ = 1;
+    choices_[0] = Choice{};
+    choices_[0].groups[0] = DiceGroup{d1, d2};
     bool listed = false;
+    const int t = turn < kLateTurn ? turn : kLateTurn;
     if constexpr (HasDiceSequence<P>) {
       if (turn > 0) {
-        const int t = turn < kLateTurn ? turn : kLateTurn;
-        n_groups_ = policy_.dice_sequence(d1, d2, t, groups_);
+        choices_[0].n = policy_.dice_sequence(d1, d2, t, choices_[0].groups);
+        if (!seq_) seq_ = std::make_unique<SequenceEnumerator<P>>(policy_);
+        seq_->generate(pos, d1, d2, t, turn_list_);
+        length_ = turn_list_.empty() ? 0 : turn_list_.dice_played();
+        choices_[0].length = length_;
+        for (const TurnMove& m : turn_list_) {
+          results_list_.push_back(m.result);
+          choice_results_.emplace_back(m.result, 0);
+        }
+        listed = true;
+      }
+    } else if constexpr (HasDiceChoices<P>) {
+      if (turn > 0) {
+        // every choice of dice on its own (a named double: its own moves and length), the
+        // turn's moves those of them all, as SequenceEnumerator::generate lists them
+        DiceChoice dc[kMaxChoices];
+        n_choices_ = policy_.dice_choices(d1, d2, t, dc);
         if (!seq_) seq_ = std::make_unique<SequenceEnumerator<P>>(policy_);
         seq_->generate(pos, d1, d2, t, turn_list_);
         length_ = turn_list_.empty() ? 0 : turn_list_.dice_played();
         for (const TurnMove& m : turn_list_) results_list_.push_back(m.result);
+        // a roll played as it falls (no named die, no roll after it): the turn's moves are
+        // that one choice's, listed once
+        const bool plain = n_choices_ == 1 && dc[0].named == 0 && !dc[0].again;
+        if (plain) {
+          Choice& c = choices_[0];
+          c = Choice{};
+          for (int g = 0; g < dc[0].n; ++g) c.groups[g] = dc[0].groups[g];
+          c.n = dc[0].n;
+          c.dice = dc[0].dice();
+          c.length = length_;
+          for (const TurnMove& m : turn_list_) choice_results_.emplace_back(m.result, 0);
+        }
+        for (int k = 0; k < n_choices_ && !plain; ++k) {
+          Choice& c = choices_[k];
+          c = Choice{};
+          for (int g = 0; g < dc[k].n; ++g) c.groups[g] = dc[k].groups[g];
+          c.n = dc[k].n;
+          c.named = dc[k].named;
+          c.named_from = dc[k].named_from;
+          c.again = dc[k].again;
+          c.dice = dc[k].dice();
+          c.length = seq_->generate_groups(pos, dc[k].groups, dc[k].n, choice_list_,
+                                           dc[k].named, dc[k].named_from);
+          if (choice_list_.empty()) c.length = 0;
+          for (const TurnMove& m : choice_list_) choice_results_.emplace_back(m.result, k);
+        }
         listed = true;
       }
     }
     if (!listed) {
       enum_.generate(pos, d1, d2, list_);
       length_ = list_.empty() ? 0 : enum_.dice_played();
-      for (const Move& m : list_) results_list_.push_back(m.result);
+      choices_[0].length = length_;
+      for (const Move& m : list_) {
+        results_list_.push_back(m.result);
+        choice_results_.emplace_back(m.result, 0);
+      }
+    }
+    if (!listed || n_choices_ == 1) {
+      choices_[0].dice = 0;
+      for (int g = 0; g < choices_[0].n; ++g) choices_[0].dice += choices_[0].groups[g].size();
     }
     level_start_.push_back(0);
+    level_depth_.assign(1, 0);
     if (length_ == 0) return;  // one action: pass
     result_hashes_.clear();
-    for (size_t k = 0; k < results_list_.size(); ++k)
-      result_hashes_.emplace_back(results_list_[k].hash(), static_cast<uint32_t>(k));
+    for (size_t k = 0; k < choice_results_.size(); ++k)
+      result_hashes_.emplace_back(choice_results_[k].first.hash(),
+                                  static_cast<uint32_t>(choice_results_[k].second),
+                                  static_cast<uint32_t>(k));
     std::sort(result_hashes_.begin(), result_hashes_.end());
     serial_ = detail::next_turn_serial();
     acquire();
-    nodes_.push_back(first_node(pos, 0, 0));
+    for (int k = 0; k < n_choices_; ++k)
+      if (choices_[k].length > 0) nodes_.push_back(first_node(pos, k, 0, 0));
   }
 
   int mask(uint8_t* out) override {
@@ -273,12 +359,30 @@ class StepTurnImpl final : public StepTurn {
     return n;
   }
 
+  int mask_and_list(uint8_t* out, std::vector<int32_t>& list) override {
+    const int n = mask(out);
+    if (done_) return 0;
+    const size_t at = list.size();
+    if (length_ == 0) {
+      list.push_back(space_.pass());
+      return 1;
+    }
+    // the candidates hold each action once per node it leads to: the mask tells the first
+    for (const auto& c : cand_)
+      if (out[c.action] == 1) {
+        list.push_back(c.action);
+        out[c.action] = 2;
+      }
+    for (size_t k = at; k < list.size(); ++k) out[list[k]] = 1;
+    std::sort(list.begin() + static_cast<std::ptrdiff_t>(at), list.end());
+    return n;
+  }
+
   void legal(std::vector<int>& out) override {
     scratch_mask_.resize(space_.size());
-    mask(scratch_mask_.data());
-    out.clear();
-    for (int a = 0; a < space_.size(); ++a)
-      if (scratch_mask_[a]) out.push_back(a);
+    scratch_list_.clear();
+    mask_and_list(scratch_mask_.data(), scratch_list_);
+    out.assign(scratch_list_.begin(), scratch_list_.end());
   }
 
   bool play(int action) override {
@@ -291,18 +395,29 @@ class StepTurnImpl final : public StepTurn {
     if (action == space_.pass()) return false;
     expand();
     const size_t at = nodes_.size();
+    int depth = 0;
     for (const auto& c : cand_) {
       if (c.action != action) continue;
       if (nodes_.size() > at && !(c.node.s.pos == nodes_[at].s.pos))
         throw std::logic_error("one step action leads to two positions");
       nodes_.push_back(c.node);
+      depth = c.depth;
     }
     if (nodes_.size() == at) return false;
     level_start_.push_back(static_cast<uint32_t>(at));
+    level_depth_.push_back(depth);
     cand_valid_ = false;
     pos_ = nodes_[at].s.pos;
     ++played_;
-    done_ = played_ == length_;
+    done_ = false;
+    for (size_t k = at; k < nodes_.size() && !done_; ++k) {
+      const Node& n = nodes_[k];
+      const Choice& c = choices_[n.choice];
+      if (depth != c.length || owes_name(n)) continue;
+      done_ = true;
+      named_ = c.named && n.group >= c.named_from ? c.named : 0;
+      again_ = c.again && depth == c.dice;
+    }
     return true;
   }
 
@@ -315,7 +430,10 @@ class StepTurnImpl final : public StepTurn {
     if (played_ == 0) return false;
     nodes_.resize(level_start_.back());
     level_start_.pop_back();
+    level_depth_.pop_back();
     cand_valid_ = false;
+    named_ = 0;
+    again_ = false;
     --played_;
     done_ = false;
     pos_ = nodes_[level_start_.back()].s.pos;
@@ -328,7 +446,27 @@ class StepTurnImpl final : public StepTurn {
     uint32_t dice;  // dice left in the group: a nibble per face, face f at bits 4f..4f+3
     int start;      // which start state of begin_turn the node descends from
     int group;      // which group of dice of the turn is being played
+    int choice;     // which choice of dice (a named double) the node plays
   };
+
+  // One way to play the roll (DiceChoice; the roll itself in other variants) and the dice
+  // its legal moves play.
+  struct Choice {
+    DiceGroup groups[kMaxGroups];
+    int n = 1;
+    int named = 0;
+    int named_from = 0;
+    bool again = false;
+    int dice = 0;    // every die of its groups
+    int length = 0;  // dice its legal moves play (0: none)
+  };
+
+  // The node has played its choice's group before the named one in full: the next action
+  // names the double.
+  bool owes_name(const Node& n) const noexcept {
+    const Choice& c = choices_[n.choice];
+    return c.named != 0 && n.dice == 0 && n.group + 1 == c.named_from;
+  }
 
   static uint32_t group_dice(const DiceGroup& g) noexcept {
     return g.d1 == g.d2 ? 4u << (4 * g.d1) : (1u << (4 * g.d1)) + (1u << (4 * g.d2));
@@ -336,24 +474,30 @@ class StepTurnImpl final : public StepTurn {
 
   // The start of group `group` from `pos`, `depth` steps into the turn: the enumerator keeps
   // the moves of the first start state that plays the most dice.
-  Node first_node(const Position& pos, int group, int depth) {
+  Node first_node(const Position& pos, int choice, int group, int depth) {
     State starts[2];
-    const DiceGroup g = groups_[group];
+    const DiceGroup g = choices_[choice].groups[group];
     const int n_starts = policy_.begin_turn(pos, g.d1, g.d2, starts);
     const uint32_t dice = group_dice(g);
     int winner = 0;
     for (int k = 0; k + 1 < n_starts; ++k, ++winner)
-      if (reaches(Node{starts[k], dice, k, group}, depth, false)) break;
-    return Node{starts[winner], dice, winner, group};
+      if (reaches(Node{starts[k], dice, k, group, choice}, depth, false)) break;
+    return Node{starts[winner], dice, winner, group, choice};
   }
 
-  // Calls f(next, step) for every single step the policy allows from the node with a die left
-  // (at the end of a group played in full: the next group's first steps).
+  // Calls f(next, action, dice) for every single step the policy allows from the node with a
+  // die left (dice 1; at the end of a group played in full: the next group's first steps, or
+  // the action naming the next group's double, dice 0).
   template <class F>
   void children(const Node& node, F&& f) {
     if (node.dice == 0) {
-      if (node.group + 1 >= n_groups_ || !policy_.final_ok(node.s)) return;
-      const Node next = first_node(node.s.pos, node.group + 1, played_depth_);
+      const Choice& c = choices_[node.choice];
+      if (node.group + 1 >= c.n || !policy_.final_ok(node.s)) return;
+      const Node next = first_node(node.s.pos, node.choice, node.group + 1, played_depth_);
+      if (owes_name(node)) {
+        f(next, space_.name_action(c.named), 0);
+        return;
+      }
       children(next, f);
       return;
     }
@@ -363,34 +507,42 @@ class StepTurnImpl final : public StepTurn {
       for (uint32_t src = policy_.sources(node.s, die); src; src &= src - 1) {
         const int from = std::countr_zero(src);
         policy_.for_each_step(node.s, from, die, [&](const State& next, Step st) {
-          f(Node{next, left, node.start, node.group}, st);
+          f(Node{next, left, node.start, node.group, node.choice}, space_.encode(st), 1);
         });
       }
     }
   }
 
+  // The memo's tag of a node: every field packed without overlap, the policy's 32-bit state
+  // tag on top (a tag bit cut off would let two different states share an entry).
   uint64_t key(const Node& node, int depth, bool need_result) const noexcept {
     uint64_t tag = 0;
     if constexpr (requires(const P& p, const State& s) { p.state_tag(s); })
-      tag = static_cast<uint64_t>(policy_.state_tag(node.s));
-    return node.dice | uint64_t(node.group & 7) << 24 | uint64_t(node.start & 1) << 27 |
-           uint64_t(need_result) << 28 | uint64_t(depth & 0x3F) << 29 | tag << 35;
+      tag = static_cast<uint64_t>(static_cast<uint32_t>(policy_.state_tag(node.s)));
+    uint64_t dice = 0;  // the dice left, 3 bits a face (at most four of one)
+    for (int f = 1; f <= 6; ++f) dice |= uint64_t{(node.dice >> (4 * f)) & 7u} << (3 * (f - 1));
+    static_assert(kMaxGroups <= 8 && kMaxTurnSteps < 32 && kMaxChoices <= 8);
+    return dice | uint64_t(node.group & 7) << 18 | uint64_t(node.start & 1) << 21 |
+           uint64_t(need_result) << 22 | uint64_t(depth & 0x1F) << 23 |
+           uint64_t(node.choice & 7) << 28 | tag << 31;
   }
 
-  // Whether some continuation of the node ends a move of length_ dice: on a legal result
-  // (need_result) or just one the policy accepts (the most-dice test of a start state).
+  // Whether some continuation of the node ends a move of its choice's length: on one of the
+  // choice's legal results (need_result) or just one the policy accepts (the most-dice test of
+  // a start state).
   bool reaches(const Node& node, int depth, bool need_result) {
-    if (depth == length_)
-      return policy_.final_ok(node.s) && (!need_result || is_result(node.s.pos));
-    if (node.dice == 0 && node.group + 1 >= n_groups_) return false;
+    const Choice& c = choices_[node.choice];
+    if (depth == c.length && !owes_name(node))
+      return policy_.final_ok(node.s) && (!need_result || is_result(node.s.pos, node.choice));
+    if (depth > c.length || (node.dice == 0 && node.group + 1 >= c.n)) return false;
     const uint64_t k = key(node, depth, need_result);
     const int known = w_->memo.find(node.s.pos, k);
     if (known >= 0) return known == 1;
     bool ok = false;
     const int saved = played_depth_;
     played_depth_ = depth;
-    children(node, [&](const Node& next, Step) {
-      if (!ok) ok = reaches(next, depth + 1, need_result);
+    children(node, [&](const Node& next, int, int dice) {
+      if (!ok) ok = reaches(next, depth + dice, need_result);
     });
     played_depth_ = saved;
     w_->memo.put(node.s.pos, k, ok ? 1 : 0);
@@ -409,12 +561,13 @@ class StepTurnImpl final : public StepTurn {
 
   // Whether p is one of the legal results: their hashes sorted (a few cache lines a turn, read
   // again on every call of a vector env), then the position itself.
-  bool is_result(const Position& p) const noexcept {
+  bool is_result(const Position& p, int choice) const noexcept {
     const uint64_t h = p.hash();
+    const uint32_t c = static_cast<uint32_t>(choice);
     auto it = std::lower_bound(result_hashes_.begin(), result_hashes_.end(),
-                               std::pair<uint64_t, uint32_t>{h, 0});
-    for (; it != result_hashes_.end() && it->first == h; ++it)
-      if (results_list_[it->second] == p) return true;
+                               std::tuple<uint64_t, uint32_t, uint32_t>{h, c, 0});
+    for (; it != result_hashes_.end() && std::get<0>(*it) == h && std::get<1>(*it) == c; ++it)
+      if (choice_results_[std::get<2>(*it)].first == p) return true;
     return false;
   }
 
@@ -424,12 +577,13 @@ class StepTurnImpl final : public StepTurn {
     if (cand_valid_) return;
     acquire();
     cand_.clear();
-    played_depth_ = played_;
+    const int depth = level_depth_.back();
+    played_depth_ = depth;
     const size_t end = nodes_.size();
     for (size_t k = level_start_.back(); k < end; ++k) {
       const Node node = nodes_[k];  // (a copy: nodes_ does not grow here, but stays safe)
-      children(node, [&](const Node& next, Step st) {
-        if (reaches(next, played_ + 1, true)) cand_.push_back(Cand{space_.encode(st), next});
+      children(node, [&](const Node& next, int action, int dice) {
+        if (reaches(next, depth + dice, true)) cand_.push_back(Cand{action, next, depth + dice});
       });
     }
     cand_valid_ = true;
@@ -440,21 +594,27 @@ class StepTurnImpl final : public StepTurn {
   MoveList list_;
   std::unique_ptr<SequenceEnumerator<P>> seq_;  // variants with dice sequences only
   TurnList turn_list_;
-  DiceGroup groups_[kMaxGroups];
-  int n_groups_ = 1;
   int played_depth_ = 0;  // steps before the node children() expands (a new group's start)
   struct Cand {
     int action;
     Node node;
+    int depth;  // dice played once it is made
   };
   std::vector<Node> nodes_;             // the node sets after 0, 1, ... steps, one after the other
   std::vector<uint32_t> level_start_;   // where each of those sets starts in nodes_
   std::vector<Cand> cand_;
   bool cand_valid_ = false;
-  std::vector<std::pair<uint64_t, uint32_t>> result_hashes_;  // (hash, index in results_list_)
+  // (hash, choice, index in choice_results_), sorted
+  std::vector<std::tuple<uint64_t, uint32_t, uint32_t>> result_hashes_;
+  std::vector<std::pair<Position, int>> choice_results_;  // each choice's legal results
+  std::vector<int> level_depth_;  // dice played at each level
+  Choice choices_[kMaxChoices];
+  int n_choices_ = 1;
+  TurnList choice_list_;
   uint64_t serial_ = 0;                // this turn's number (detail::next_turn_serial)
   detail::StepTables* w_ = nullptr;    // the thread's tables, holding this turn's entries
   std::vector<uint8_t> scratch_mask_;
+  std::vector<int32_t> scratch_list_;
 };
 
 }  // namespace nardy
