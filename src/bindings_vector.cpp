@@ -140,6 +140,11 @@ void register_vector(py::module_& m) {
                            static_cast<py::ssize_t>(encoding_width(e.observation().encoding))});
       }, "(M, F) float32 afterstate features of the last reset/step; step mode: (N, F) of "
          "the positions on roll.")
+      .def("legal_actions", [](PyVectorEnv& s) {
+        const VectorEnv& e = *s.env;
+        return block_view(e.legal_actions(), {static_cast<py::ssize_t>(e.legal_total())});
+      }, "Step mode: (L,) int32 legal actions of the last reset/step, game i's at "
+         "legal_offsets[i]:legal_offsets[i + 1], ascending.")
       .def("fixed_views", [](py::object self) {
         const VectorEnv& e = *self.cast<PyVectorEnv&>().env;
         const auto n = static_cast<py::ssize_t>(e.size());
@@ -153,10 +158,12 @@ void register_vector(py::module_& m) {
         if (e.observation().steps) {
           d["masks"] = view(e.masks().data(), {n, static_cast<py::ssize_t>(e.actions())}, self);
           d["steps_played"] = view(e.steps_played().data(), {n}, self);
+          d["legal_offsets"] = view(e.legal_offsets().data(), {n + 1}, self);
         }
         return d;
       }, "Read-only views of the per-game arrays (offsets, boards, dice, to_play, episodes, "
-         "plies), valid for the env's lifetime and updated by every reset/step.")
+         "plies; step mode: masks, steps_played, legal_offsets), valid for the env's lifetime "
+         "and updated by every reset/step.")
       .def_property_readonly("threads", [](PyVectorEnv& s) { return s.env->threads(); })
       .def_property_readonly("actions", [](PyVectorEnv& s) { return s.env->actions(); },
                              "Step mode: the size of the action space (0 in afterstate mode).");

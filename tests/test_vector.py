@@ -149,8 +149,6 @@ def test_turns_of_several_rolls() -> None:
         env.step((rng.random(2) * counts).astype(np.int64))
         obs = env.observe()
     assert cascades >= 1
-    with pytest.raises(InvalidArgumentError):
-        VectorEnv(v, 2, mode="steps")
 
 
 def test_rule_options_reach_the_env() -> None:
@@ -306,31 +304,43 @@ def _decode(action: int, num_actions: int) -> tuple[int, int, int]:
 
 
 def run_mirrored_steps(variant: nardy.Variant, n: int, steps: int, seed: int,
-                       threads: int = 1) -> int:
-    """Random legal steps; at the end of each turn the turn's result must be a legal move of
-    the mirror's roll, which the mirror then plays."""
+                       threads: int = 1) -> dict[str, int]:
+    """Random legal steps; at the end of each turn the turn's result (with the double it
+    named, where the player names one) must be a legal move of the mirror's roll, which the
+    mirror then plays. The legal-action lists must be the masks' set entries throughout.
+    Returns counts of what happened: games ended, turns, named doubles, extra rolls."""
     env = VectorEnv(variant, n, mode="steps", threads=threads)
     obs = env.reset(seed)
     mirrors = [Mirror(variant, seed, i, 10_000) for i in range(n)]
     rng = np.random.default_rng(seed)
-    ended = 0
+    passes = (env.num_actions - 1) // (25 * 25) * 25 * 25  # the pass action; above: naming
+    named = [0] * n
+    seen = dict(ended=0, turns=0, named=0, again=0)
     for _ in range(steps):
         for i, m in enumerate(mirrors):
             assert tuple(env.dice[i]) == m.dice and env.to_play[i] == m.seat()
             assert env.episodes[i] == m.episode and env.plies[i] == m.ply
             if env.steps_played[i] == 0:
+                named[i] = 0
                 np.testing.assert_array_equal(env.boards[i], batch.to_array([m.game.position])[0])
         mask = obs.mask
-        legal = [np.flatnonzero(mask[i]) for i in range(n)]
-        assert all(len(x) for x in legal)
-        actions = np.array([rng.choice(x) for x in legal], dtype=np.int64)
+        legal = env.legal_actions
+        lists = [legal.actions[legal.offsets[i]:legal.offsets[i + 1]] for i in range(n)]
+        for i in range(n):
+            assert lists[i].tolist() == np.flatnonzero(mask[i]).tolist() != []
+        actions = np.array([rng.choice(x) for x in lists], dtype=np.int64)
         partial = batch.from_array(np.array(env.boards), variant)
         plies, episodes = env.plies.copy(), env.episodes.copy()
         rewards, terminated, truncated = env.step(actions)
         obs = env.observe()
         for i, m in enumerate(mirrors):
-            after = variant.engine.apply(partial[i].key, [_decode(int(actions[i]),
-                                                                  env.num_actions)])
+            if actions[i] > passes:  # naming a double moves no checker
+                assert not named[i]
+                named[i] = int(actions[i]) - passes
+                after = partial[i].key
+            else:
+                after = variant.engine.apply(partial[i].key, [_decode(int(actions[i]),
+                                                                      env.num_actions)])
             assert after is not None
             if env.plies[i] == plies[i] and env.episodes[i] == episodes[i]:
                 # the turn goes on: the board is the step's result
@@ -339,21 +349,63 @@ def run_mirrored_steps(variant: nardy.Variant, n: int, steps: int, seed: int,
                 assert got.key == after
                 assert (rewards[i], terminated[i]) == (0, False)
                 continue
-            results = [p.key for p in m.game.legal_moves().results()]
-            swapped = nardy._core.swap(after)
-            assert swapped in results, (i, m.ply)  # every step sequence ends on a legal move
-            r, te, tr = m.play(results.index(swapped))
+            moves = m.game.legal_moves()
+            if variant.names_dice:
+                index = moves.find(after, named[i])  # where it leads and the double it names
+            else:
+                keys = [moves.key(k) for k in range(len(moves))]
+                index = keys.index(after) if after in keys else -1
+            assert index >= 0, (i, m.ply)  # every step sequence ends on a legal move
+            seen["turns"] += 1
+            seen["named"] += named[i] > 0
+            seen["again"] += bool(variant.names_dice and moves.again(index))
+            r, te, tr = m.play(index)
             assert (rewards[i], terminated[i], truncated[i]) == (r, te, tr)
-            ended += te
-    return ended
+            seen["ended"] += te
+    return seen
 
 
 @pytest.mark.parametrize("name", ["backgammon", "long nardy", "hypergammon", "tavla"])
 def test_step_mode_games_equal_game_objects(name: str) -> None:
     v = nardy.find_variant(name)()
-    ended = run_mirrored_steps(v, 3, 500 if name != "long nardy" else 300, seed=4)
+    seen = run_mirrored_steps(v, 3, 500 if name != "long nardy" else 300, seed=4)
     if name == "hypergammon":
-        assert ended >= 1
+        assert seen["ended"] >= 1
+
+
+def test_step_mode_acey_deucey_equals_game_objects() -> None:
+    """Acey-deucey in step mode: a 1-2's two steps, the action naming a double, the double's
+    steps; after a move that plays all six dice the same player rolls again (the mirror's
+    Game says so), and the games end with the Game's scoring."""
+    seen = run_mirrored_steps(nardy.AceyDeucey(), 4, 800, seed=6)
+    assert seen["named"] >= 5 and seen["again"] >= 2 and seen["ended"] >= 1, seen
+
+
+def test_step_mode_acey_deucey_is_reproducible() -> None:
+    """The same seed and actions give the same games, for one thread or three; another seed
+    other games."""
+    def play(t: int, seed: int) -> list:
+        env = VectorEnv("acey-deucey", 7, mode="steps", threads=t, observation="tdgammon")
+        env.reset(seed)
+        rng = np.random.default_rng(2)
+        out = []
+        for _ in range(300):
+            legal = env.legal_actions
+            counts = np.diff(legal.offsets)
+            pick = legal.actions[legal.offsets[:-1] + (rng.random(7) * counts).astype(np.int64)]
+            r, te, tr = env.step(pick)
+            obs = env.observe()
+            out.append((r.copy(), te.copy(), obs.mask.copy(), obs.features.copy(),
+                        env.boards.copy(), env.to_play.copy(), env.dice.copy(),
+                        env.steps_played.copy()))
+        return out
+
+    one = play(1, 9)
+    for a, b in zip(one, play(3, 9)):
+        for x, y in zip(a, b):
+            np.testing.assert_array_equal(x, y)
+    other = play(1, 10)
+    assert any(not np.array_equal(a[4], b[4]) for a, b in zip(one, other))
 
 
 def test_step_mode_same_for_any_thread_count() -> None:

@@ -30,7 +30,8 @@ class GymVectorEnv(gym.vector.VectorEnv):  # type: ignore[misc]
     backgammon stays below 1,000).
 
     ``mode="steps"``: an action is one checker step of the variant's fixed step space,
-    ``Discrete(VectorEnv.num_actions)``, ``info["action_mask"]`` the legal steps; the
+    ``Discrete(VectorEnv.num_actions)``, ``info["action_mask"]`` the legal steps (and
+    ``info["legal_actions"]`` / ``info["legal_offsets"]`` the same as CSR lists); the
     observation is the position after the steps played so far in the turn, the mover on roll.
 
     Rewards, terminations, truncations: those of :meth:`nardy.vector.VectorEnv.step` (the points
@@ -99,6 +100,9 @@ class GymVectorEnv(gym.vector.VectorEnv):  # type: ignore[misc]
             h = (self.env.num_actions - 1) // (25 * 25)
             keys = []
             for i, p in zip(ended, from_array(boards[ended], v)):
+                if a[i] >= 25 * 25 * h:  # naming a double (Acey-deucey) moves no checker
+                    keys.append(_core.swap(p.key))
+                    continue
                 hit, rest = int(a[i]) % h, int(a[i]) // h
                 to = rest % 25
                 key = v.engine.apply(p.key, [(rest // 25, -1 if to == 24 else to, hit)])
@@ -115,8 +119,10 @@ class GymVectorEnv(gym.vector.VectorEnv):  # type: ignore[misc]
     def _info(self) -> dict[str, Any]:
         obs = self.env.observe()
         if self._steps:
+            legal = self.env.legal_actions
             return {"action_mask": np.array(obs.mask), "to_play": self.env.to_play,
-                    "dice": self.env.dice, "steps_played": self.env.steps_played}
+                    "dice": self.env.dice, "steps_played": self.env.steps_played,
+                    "legal_actions": legal.actions, "legal_offsets": legal.offsets}
         counts = np.diff(obs.offsets)
         if counts.max() > self.max_actions:
             raise GameStateError(

@@ -23,18 +23,23 @@ variant's fixed action space (the one of ``nardy._core.StepTurn``: action
 ``(from * 25 + to) * H + hit``, from 24 = entering, to 24 = bearing off, H = 2 where the
 variant tells a hitting step apart, else 1), and the observation is the position after the
 steps played so far with a mask of the steps that extend the turn to a legal complete move.
-A turn takes as many steps as the roll plays dice; the game goes on when its last step is
-played.
+A turn takes as many steps as the roll plays dice (Acey-deucey's 1-2: its two steps, the
+action naming a double, the double's steps); the game goes on when its last step is played.
+:attr:`VectorEnv.legal_actions` lists the mask's legal actions (CSR, listed in C++), so a
+random or sampled legal step needs no scan of the mask.
 
 >>> env = VectorEnv("backgammon", 2, mode="steps")
 >>> obs = env.reset(seed=1)
 >>> obs.mask.shape == (2, env.num_actions), bool(obs.mask.any(axis=1).all())
 (True, True)
+>>> legal = env.legal_actions
+>>> bool((legal.actions[legal.offsets[:-1]] == obs.mask.argmax(axis=1)).all())
+True
 
 The rules of the loop:
 
 * A step is one player's complete turn (where a roll gives a turn of several rolls, as Gul
-  bara's doubles cascade, the whole turn's afterstates; step mode refuses those variants).
+  bara's doubles cascade, the whole turn's afterstates, or in step mode its steps).
   A move after which the same player rolls again (Acey-deucey's named double played in
   full, :attr:`VectorEnv.again`) keeps that player on roll.
   Rolls without a legal move pass inside the env (so
@@ -102,6 +107,15 @@ class StepObservation(NamedTuple):
     boards: np.ndarray
     features: np.ndarray | None
     mask: np.ndarray
+
+
+class LegalActions(NamedTuple):
+    """Step mode: the legal actions of every game as CSR, game ``i``'s are
+    ``actions[offsets[i]:offsets[i + 1]]`` ((L,) int32, ascending: the set entries of row
+    ``i`` of the mask; ``offsets`` (n + 1,) int64)."""
+
+    actions: np.ndarray
+    offsets: np.ndarray
 
 
 class VectorEnv:
@@ -257,6 +271,18 @@ class VectorEnv:
         return int(self._core.actions)
 
     @property
+    def legal_actions(self) -> LegalActions:
+        """Step mode: the legal actions of the last observation, listed in C++ beside the
+        mask (a :class:`LegalActions`; read-only views, overwritten by the next step). A random
+        legal action per game: ``a.actions[a.offsets[:-1] + (rng.random(n) *
+        np.diff(a.offsets)).astype(np.int64)]``."""
+        if self._mode != "steps":
+            raise GameStateError("legal_actions is a step-mode property")
+        if self._seed is None:
+            raise GameStateError("call reset() first")
+        return LegalActions(self._core.legal_actions(), self._views["legal_offsets"])
+
+    @property
     def steps_played(self) -> np.ndarray:
         """Step mode: (n,) uint8, the steps played in each game's turn so far."""
         if self._mode != "steps":
@@ -349,4 +375,5 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module 'nardy.vector' has no attribute {name!r}")
 
 
-__all__ = ["MAX_GAMES", "Observation", "StepObservation", "VectorEnv", "game_dice"]
+__all__ = ["MAX_GAMES", "LegalActions", "Observation", "StepObservation", "VectorEnv",
+           "game_dice"]

@@ -24,6 +24,9 @@ struct VectorEnv::Chunk {
   std::vector<uint32_t> local, next_local;  // CSR into cand / next, one entry a game + 1
   int64_t base = 0;                         // the chunk's first row in the observation
   std::vector<std::unique_ptr<StepTurn>> turns;  // step mode: one turn in progress a game
+  std::vector<int32_t> legal;         // step mode: the games' legal actions, one after another
+  std::vector<uint32_t> legal_local;  // CSR into legal, one entry a game + 1
+  int64_t legal_base = 0;             // the chunk's first entry in the env's list
   Chunk(Variant v, const Rules& r, size_t b, size_t e, bool steps)
       : engine(v, r), begin(b), end(e) {
     local.assign(e - b + 1, 0);
@@ -39,9 +42,6 @@ VectorEnv::VectorEnv(Variant variant, const Rules& rules, size_t n, int threads,
   if (max_plies == 0) throw std::invalid_argument("max_plies must be at least 1");
   const VariantEntry& e = variant_entry(variant);
   sequences_ = Engine(variant, rules).has_sequences();
-  if (sequences_ && obs.steps)
-    throw std::invalid_argument(
-        "step mode plays one roll a turn; this variant's turns can be several rolls");
   start_ = Position{e.make_side(e.start), e.make_side(e.start)};
   const size_t t = std::clamp<size_t>(threads > 0 ? static_cast<size_t>(threads) : 1, 1, n);
   for (size_t k = 0; k < t; ++k)
@@ -51,6 +51,7 @@ VectorEnv::VectorEnv(Variant variant, const Rules& rules, size_t n, int threads,
     actions_ = chunks_[0]->turns[0]->space().size();
     masks_.assign(n * static_cast<size_t>(actions_), 0);
     played_.assign(n, 0);
+    legal_offsets_.assign(n + 1, 0);
   }
   games_.resize(n);
   offsets_.assign(n + 1, 0);
@@ -102,25 +103,26 @@ void VectorEnv::to_decision(Chunk& c, size_t i, int mover, float* reward, uint8_
       continue;
     }
     dice_from_word(stream_draw(g.key, 2 * uint64_t{g.ply}), g.d1, g.d2);
+    // the mover's turn number where a turn can be several rolls (the rollouts' count: the
+    // start position is turn 1 of either player, passes are turns)
+    const int turn_number = sequences_ ? 1 + static_cast<int>(g.ply / 2) : 0;
+    size_t m = 0;
     if (obs_.steps) {
       StepTurn& turn = *c.turns[i - c.begin];
-      turn.begin(g.pos, g.d1, g.d2);
+      turn.begin(g.pos, g.d1, g.d2, turn_number);
       if (turn.length() > 0) {
-        turn.mask(masks_.data() + i * static_cast<size_t>(actions_));
+        turn.mask_and_list(masks_.data() + i * static_cast<size_t>(actions_), c.legal);
         return;
       }
-    }
-    size_t m = 0;
-    if (sequences_) {
-      // A turn of several rolls is listed whole, on the mover's turn number (the rollouts'
-      // count: the start position is turn 1 of either player, passes are turns).
-      c.engine.generate_turn(g.pos, g.d1, g.d2, 1 + static_cast<int>(g.ply / 2), c.turn_list);
+    } else if (sequences_) {
+      // a turn of several rolls is listed whole
+      c.engine.generate_turn(g.pos, g.d1, g.d2, turn_number, c.turn_list);
       m = c.turn_list.size();
       for (size_t k = 0; k < m; ++k) {
         c.next.push_back(c.turn_list[k].result);
         c.next_again.push_back(c.turn_list[k].again);
       }
-    } else if (!obs_.steps) {
+    } else {
       c.engine.generate(g.pos, g.d1, g.d2, c.list);
       m = c.list.size();
       for (size_t k = 0; k < m; ++k) c.next.push_back(c.list[k].result);
@@ -150,7 +152,18 @@ void VectorEnv::run(Phase1&& phase1) {
       base += c->next_local.back();
     }
     offsets_.back() = base;
+    int64_t legal = 0;
+    if (obs_.steps) {
+      for (auto& c : chunks_) {
+        c->legal_base = legal;
+        for (size_t k = 0; k + 1 < c->legal_local.size(); ++k)
+          legal_offsets_[c->begin + k] = legal + c->legal_local[k];
+        legal += c->legal_local.back();
+      }
+      legal_offsets_.back() = legal;
+    }
     try {
+      if (obs_.steps) legal_.ensure(static_cast<size_t>(legal));
       const size_t m = static_cast<size_t>(base);
       if (obs_.boards) rows_.ensure(m * kRowBytes);
       again_.ensure(m);
@@ -164,6 +177,8 @@ void VectorEnv::run(Phase1&& phase1) {
     c.next.clear();
     c.next_again.clear();
     c.next_local.assign(1, 0);
+    c.legal.clear();
+    c.legal_local.assign(1, 0);
     phase1(c);
   };
   auto second = [&](Chunk& c) {
@@ -214,6 +229,8 @@ void VectorEnv::write_chunk(Chunk& c) {
     if (obs_.features)
       encode_row(obs_.encoding, dst, again ? 0 : 1, feats_.data.get() + at * width);
   }
+  if (obs_.steps && !c.legal.empty())
+    std::copy(c.legal.begin(), c.legal.end(), legal_.data.get() + c.legal_base);
   for (size_t i = c.begin; i < c.end; ++i) {
     const Game& g = games_[i];
     int8_t* board = boards_.data() + i * kRowBytes;
@@ -240,6 +257,7 @@ void VectorEnv::reset(uint64_t seed) {
       start_episode(games_[i], i, 0);
       to_decision(c, i, -1, nullptr, nullptr, nullptr);
       c.next_local.push_back(static_cast<uint32_t>(c.next.size()));
+      c.legal_local.push_back(static_cast<uint32_t>(c.legal.size()));
     }
   });
 }
@@ -263,16 +281,21 @@ long VectorEnv::step(const int64_t* actions, float* rewards, uint8_t* terminated
         if (!turn.play(static_cast<int>(actions[i])))
           throw std::logic_error("VectorEnv: a masked step was refused");
         if (!turn.done()) {
-          turn.mask(masks_.data() + i * a);
+          turn.mask_and_list(masks_.data() + i * a, c.legal);
         } else {
           const int mover = g.on_roll;
-          g.pos = turn.position().swapped();
           g.passes = 0;
-          g.on_roll ^= 1;
+          if (turn.again()) {  // the same player rolls again
+            g.pos = turn.position();
+          } else {
+            g.pos = turn.position().swapped();
+            g.on_roll ^= 1;
+          }
           ++g.ply;
           to_decision(c, i, mover, rewards + i, terminated + i, truncated + i);
         }
         c.next_local.push_back(0);
+        c.legal_local.push_back(static_cast<uint32_t>(c.legal.size()));
       }
     });
     return -1;

@@ -21,9 +21,12 @@
 //
 // Step mode (VectorObservation::steps): a decision is one checker step of the fixed step
 // action space (steps.hpp: StepTurn), with a mask of the steps that extend the turn to a legal
-// complete move; a turn is done when its last step is played. The observation is then the
-// position after the steps played so far (boards, features with the mover on roll) and the
-// mask; rolls without a legal move still pass inside the env.
+// complete move, and the same legal actions as a list (CSR, ascending); a turn is done when
+// its last step is played. Where a turn can be several rolls it is the whole turn's steps on
+// the mover's turn number, as in afterstate mode (Acey-deucey's 1-2: its steps, the action
+// naming the double, the double's steps). The observation is then the position after the
+// steps played so far (boards, features with the mover on roll), the mask and the list; rolls
+// without a legal move still pass inside the env.
 //
 // Threads: the games are split into `threads` fixed contiguous ranges, one Engine each; a
 // call runs them on that many threads (the calling thread is one). Not thread-safe: one call
@@ -117,6 +120,13 @@ class VectorEnv {
   [[nodiscard]] int actions() const noexcept { return actions_; }
   [[nodiscard]] const std::vector<uint8_t>& masks() const noexcept { return masks_; }
   [[nodiscard]] const std::vector<uint8_t>& steps_played() const noexcept { return played_; }
+  // Step mode: the legal actions of game i are legal_actions()[legal_offsets()[i] ..
+  // legal_offsets()[i + 1]), ascending (the mask's set bits).
+  [[nodiscard]] const std::vector<int64_t>& legal_offsets() const noexcept { return legal_offsets_; }
+  [[nodiscard]] const SharedBlock<int32_t>& legal_actions() const noexcept { return legal_; }
+  [[nodiscard]] size_t legal_total() const noexcept {
+    return legal_offsets_.empty() ? 0 : static_cast<size_t>(legal_offsets_.back());
+  }
   [[nodiscard]] Variant variant() const noexcept { return variant_; }
   [[nodiscard]] const Rules& rules() const noexcept { return rules_; }
 
@@ -159,6 +169,8 @@ class VectorEnv {
   std::vector<uint32_t> episodes_, plies_;
   int actions_ = 0;
   std::vector<uint8_t> masks_, played_;
+  std::vector<int64_t> legal_offsets_;
+  SharedBlock<int32_t> legal_;
 };
 
 }  // namespace nardy

@@ -1,5 +1,6 @@
 // VectorEnv (vector_env.hpp): seeds reproducible whatever the thread count and the number of
-// games, step-mode masks that lead exactly to the legal moves, afterstates that are the
+// games, step-mode masks that lead exactly to the legal moves (and the lists of legal actions
+// beside them), Acey-deucey's named double in step mode, afterstates that are the
 // enumerator's results, and the auto-reset of games that end or reach max_plies.
 #include <doctest/doctest.h>
 
@@ -86,7 +87,7 @@ std::vector<std::vector<Frame>> trace(const Named& v, size_t n, int threads, boo
 }  // namespace
 
 TEST_CASE("a game depends on the seed, its index and its actions, not on threads or n") {
-  for (const char* name : {"backgammon", "long-nardy"}) {
+  for (const char* name : {"backgammon", "long-nardy", "acey-deucey"}) {
     const std::string variant_name = name;
     CAPTURE(variant_name);
     const Named v = named(name);
@@ -288,4 +289,120 @@ TEST_CASE("games that end or reach max_plies start their next episode at once") 
       CHECK(ends >= 4);
     }
   }
+}
+
+// The env's list of game i's legal actions is the set entries of its mask row, ascending.
+void check_legal_list(const VectorEnv& env) {
+  const size_t a = static_cast<size_t>(env.actions());
+  const auto& off = env.legal_offsets();
+  REQUIRE(off.size() == env.size() + 1);
+  REQUIRE(off.front() == 0);
+  REQUIRE(static_cast<size_t>(off.back()) == env.legal_total());
+  for (size_t i = 0; i < env.size(); ++i) {
+    std::vector<int32_t> want;
+    for (size_t j = 0; j < a; ++j)
+      if (env.masks()[i * a + j]) want.push_back(static_cast<int32_t>(j));
+    REQUIRE(off[i + 1] >= off[i]);
+    const int32_t* got = env.legal_actions().data.get() + off[i];
+    CHECK(std::vector<int32_t>(got, got + (off[i + 1] - off[i])) == want);
+  }
+}
+
+TEST_CASE("step mode lists the legal actions beside the mask") {
+  for (const char* name : {"backgammon", "long-nardy", "shlem", "acey-deucey", "plakoto"}) {
+    const std::string variant_name = name;
+    CAPTURE(variant_name);
+    const Named v = named(name);
+    const size_t n = 7;
+    VectorObservation obs;
+    obs.steps = true;
+    for (int threads : {1, 3}) {
+      VectorEnv env(v.variant, v.rules, n, threads, 5000, obs);
+      env.reset(21);
+      std::vector<int64_t> actions(n);
+      std::vector<float> rewards(n);
+      std::vector<uint8_t> term(n), trunc(n);
+      for (int c = 0; c < 60; ++c) {
+        check_legal_list(env);
+        for (size_t i = 0; i < n; ++i) actions[i] = choose(env, i, c);
+        REQUIRE(env.step(actions.data(), rewards.data(), term.data(), trunc.data()) == -1);
+      }
+      check_legal_list(env);
+    }
+  }
+}
+
+TEST_CASE("step mode plays Acey-deucey's named double, and the same player rolls again") {
+  // Each finished turn is replayed by a StepTurn of its own from the position and dice the
+  // turn began with: its (result, named double, again) must be one of the whole turn's moves
+  // (Engine::generate_turn), and the env must go on as `again` says: the same player on roll
+  // with the result as it is, or the other player with it swapped.
+  const Named v = named("acey-deucey");
+  Engine engine(v.variant, v.rules);
+  const size_t n = 6;
+  VectorObservation obs;
+  obs.steps = true;
+  VectorEnv env(v.variant, v.rules, n, 2, 5000, obs);
+  env.reset(17);
+  const size_t a = static_cast<size_t>(env.actions());
+  const int first_name = 25 * 25 + 1;  // the pass, then "name double d" for d = 1..6
+  REQUIRE(static_cast<int>(a) == first_name + 6);
+  std::vector<int64_t> actions(n);
+  std::vector<float> rewards(n);
+  std::vector<uint8_t> term(n), trunc(n);
+  std::vector<std::vector<int>> played(n);
+  std::vector<Position> turn_start(n);
+  std::vector<std::array<int, 4>> turn_info(n);  // d1, d2, ply, to_play when the turn began
+  auto turn = engine.step_turn();
+  TurnList list;
+  int named_turns = 0, agains = 0, turns = 0;
+  for (int c = 0; c < 400; ++c) {
+    for (size_t i = 0; i < n; ++i) {
+      if (env.steps_played()[i] == 0) {
+        played[i].clear();
+        turn_start[i] = env.position(i);
+        turn_info[i] = {env.dice()[2 * i], env.dice()[2 * i + 1], static_cast<int>(env.plies()[i]),
+                        env.to_play()[i]};
+      }
+      // prefer naming a double where the mask allows one: the test is about them
+      actions[i] = choose(env, i, c);
+      for (int d = 6; d >= 1; --d)
+        if (env.masks()[i * a + static_cast<size_t>(first_name + d - 1)])
+          actions[i] = first_name + d - 1;
+    }
+    const std::vector<uint32_t> episodes_before(env.episodes().begin(), env.episodes().end());
+    REQUIRE(env.step(actions.data(), rewards.data(), term.data(), trunc.data()) == -1);
+    for (size_t i = 0; i < n; ++i) {
+      played[i].push_back(static_cast<int>(actions[i]));
+      if (env.episodes()[i] == episodes_before[i] &&
+          static_cast<int>(env.plies()[i]) == turn_info[i][2])
+        continue;  // the turn goes on
+      ++turns;
+      const int turn_number = 1 + turn_info[i][2] / 2;
+      turn->begin(turn_start[i], turn_info[i][0], turn_info[i][1], turn_number);
+      for (int s : played[i]) REQUIRE(turn->play(s));
+      REQUIRE(turn->done());
+      engine.generate_turn(turn_start[i], turn_info[i][0], turn_info[i][1], turn_number, list);
+      bool found = false;
+      for (const TurnMove& m : list)
+        found |= m.result == turn->position() && m.named == turn->named() &&
+                 m.again == turn->again();
+      CHECK(found);
+      named_turns += turn->named() != 0;
+      agains += turn->again();
+      if (term[i] || env.episodes()[i] != episodes_before[i]) continue;
+      // passes may follow inside the env: compare only when the next decision is the next ply
+      if (static_cast<int>(env.plies()[i]) != turn_info[i][2] + 1) continue;
+      if (turn->again()) {
+        CHECK(env.to_play()[i] == turn_info[i][3]);
+        CHECK(env.position(i) == turn->position());
+      } else {
+        CHECK(env.to_play()[i] == 1 - turn_info[i][3]);
+        CHECK(env.position(i) == turn->position().swapped());
+      }
+    }
+  }
+  CHECK(turns > 100);
+  CHECK(named_turns >= 3);
+  CHECK(agains >= 2);
 }
