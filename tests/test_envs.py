@@ -27,7 +27,7 @@ def rules_of(cls, cascade_from_turn=9):
     """The variant with its default rules, except that Gul bara's doubles cascade starts
     late (0: never): early cascades list millions of moves (docs/rules/gul-bara.md), which
     would make these checks take minutes."""
-    if cls.sequence_turns:
+    if "cascade_from_turn" in cls.options:
         return cls(cascade_from_turn=cascade_from_turn)
     return cls()
 
@@ -258,3 +258,105 @@ def test_gul_bara_cascades_in_the_env(mode):
             if term or trunc:
                 break
     assert cascades >= 2
+
+
+def name_actions(turn):
+    return [turn.name_action(d) for d in range(1, 7)] if turn.names_dice else []
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_acey_deucey_rolls_again_in_the_aec_env(mode):
+    """Acey-deucey's 1-2: in afterstate mode the mask offers exactly the whole turn's moves
+    (Position.turn_moves, the named doubles apart) and each afterstate is encoded as the
+    position the next roller sees (the same player after a move that rolls again, as a Game
+    played to it shows); in step mode a 1-2 takes its two steps, one action naming a double
+    (offered only then), then the double's steps. Either way the move the game records is the
+    one chosen, and after a move that rolls again the same agent is selected."""
+    v = nardy.AceyDeucey()
+    env = NardyAECEnv(v, mode=mode, max_afterstates=512)
+    env.reset(seed=3)
+    t = env.table
+    rng = np.random.default_rng(3)
+    agains = named = 0
+    for _ in range(400):
+        if t.to_act is None:
+            env.reset(seed=int(rng.integers(1 << 30)))
+            continue
+        g = t.game
+        agent, colour, dice = env.agent_selection, g.turn, g.dice
+        assert env.possible_agents.index(agent) == colour
+        want = g.position.turn_moves(dice, g.turn_number)
+        before = len(g.history)
+        if mode == "afterstate":
+            obs = env.observe(agent)
+            n = min(len(want), 512)  # (a 1-2 can list thousands)
+            assert obs["action_mask"].tolist() == [1] * n + [0] * (512 - n)
+            for i in rng.choice(n, size=min(n, 3), replace=False):
+                other = nardy.Game(v, seed=0, position=g.position, cube=False)
+                other.roll(dice)
+                other.play(int(i))
+                # afterstates are rows from the mover's side, encoded with the next roller on
+                # roll (side 1 as batch.afterstate_features does; side 0 for a roll again)
+                again_here = other.turn == colour
+                rows = nardy.batch.to_array([other.position])
+                rows = rows if again_here else rows.swapped()
+                assert rows.on_roll == (0 if again_here else 1)
+                expected = nardy.batch.encode(rows, t.kind)
+                np.testing.assert_array_equal(obs["afterstates"][i], expected[0])
+            # prefer a move that rolls again where there is one
+            again = [i for i in range(n) if want.again(i)]
+            choice = again[0] if again and rng.random() < 0.7 else int(rng.integers(n))
+            env.step(choice)
+            chosen = choice
+        else:
+            names = name_actions(t.turn)
+            while len(g.history) == before:
+                obs = env.observe(agent)
+                legal = np.flatnonzero(obs["action_mask"])
+                offered = [a for a in legal if a in names]
+                assert not offered or (t.turn.played == 2 and set(dice) == {1, 2}
+                                       and list(legal) == offered)
+                a = int(rng.choice(legal))
+                env.step(a)
+                if offered:
+                    named += 1
+            chosen = None
+        moved = [a for a in g.history[before:] if a.kind == "move"]
+        assert moved and moved[0].player == colour
+        idx = want.index_of(moved[0].move)
+        assert idx >= 0 and (chosen is None or idx == chosen)
+        after = g.history[before + 1:]  # the rolls (and passes) since
+        if want.again(idx) and not g.is_game_over():
+            agains += 1
+            assert after and all(a.player == colour for a in after) and g.turn == colour
+            assert env.agent_selection == agent
+        elif not g.is_game_over():
+            assert after and after[0].player != colour
+    assert agains >= 3
+    if mode == "step":
+        assert named >= 3
+
+
+def test_acey_deucey_gymnasium_env_gives_the_agent_its_extra_roll():
+    """NardyEnv: after the agent's move that rolls again, the next observation is the agent's
+    own new roll (no opponent move in between)."""
+    v = nardy.AceyDeucey()
+    env = NardyEnv(v, mode="afterstate", max_afterstates=512)
+    obs, _ = env.reset(seed=8)
+    rng = np.random.default_rng(8)
+    agains = 0
+    for _ in range(300):
+        g = env.table.game
+        want = g.position.turn_moves(g.dice, g.turn_number)
+        again = [i for i in range(len(want)) if want.again(i)]
+        choice = again[0] if again else int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        before = len(g.history)
+        obs, _, term, trunc, _ = env.step(choice)
+        if term or trunc:
+            obs, _ = env.reset(seed=int(rng.integers(1 << 30)))
+            continue
+        if again:
+            agains += 1
+            assert all(a.player == env.agent for a in g.history[before:])
+            assert g.turn == env.agent
+    assert agains >= 3

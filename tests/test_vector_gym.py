@@ -87,3 +87,30 @@ def test_step_mode() -> None:
             final = info["final_obs"][i]
             assert final[98 + 97] == 1.0 and final[197] == 0.0 and final[196] == 1.0
     assert ended >= 1
+
+
+def test_step_mode_acey_deucey_lists_and_named_doubles() -> None:
+    """Acey-deucey through the Gymnasium wrapper in step mode: the legal-action lists in info
+    are the masks' set entries, actions naming a double are offered and played, and the
+    observation is the VectorEnv's."""
+    env = GymVectorEnv("acey-deucey", 4, mode="steps")
+    ref = VectorEnv("acey-deucey", 4, mode="steps", observation="tdgammon")
+    obs, info = env.reset(seed=5)
+    ref.reset(5)
+    first_name = 25 * 25 + 1
+    assert env.single_action_space.n == ref.num_actions == first_name + 6
+    rng = np.random.default_rng(4)
+    named = 0
+    for _ in range(300):
+        acts, offs = info["legal_actions"], info["legal_offsets"]
+        lists = [acts[offs[i]:offs[i + 1]] for i in range(4)]
+        for i in range(4):
+            assert lists[i].tolist() == np.flatnonzero(info["action_mask"][i]).tolist()
+        np.testing.assert_array_equal(obs, ref.observe().features)
+        a = np.array([int(rng.choice(x)) for x in lists])
+        named += int((a >= first_name).sum())
+        obs, r, te, tr, info = env.step(a)
+        r2, te2, _ = ref.step(a)
+        np.testing.assert_array_equal(r, r2)
+        np.testing.assert_array_equal(te, te2)
+    assert named >= 3

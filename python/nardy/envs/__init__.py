@@ -17,10 +17,9 @@ __all__ = ["NardyAECEnv", "NardyEnv", "env_variants"]
 
 
 def env_variants() -> list[type]:
-    """Every variant class the environments play (the variant registry, in its order; not yet
-    the variants whose rolls let the player name dice, ``names_dice``)."""
+    """Every variant class the environments play: the whole variant registry, in its order."""
     from nardy.variants import VARIANTS
-    return [v for v in VARIANTS if not v.names_dice]
+    return list(VARIANTS)
 
 
 def __getattr__(name: str) -> Any:

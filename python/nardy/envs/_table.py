@@ -187,6 +187,10 @@ class Table:
         if not self.turn.play(a):
             return False
         if self.turn.done:
+            if self.turn.names_dice:
+                # a move is where it leads and the double it names (Acey-deucey's 1-2)
+                self.play_move(self._moves.find(self.turn.key, self.turn.named))
+                return True
             if self._keys is None:
                 self._keys = {self._moves.key(i): i for i in range(len(self._moves))}
             self.play_move(self._keys[self.turn.key])
@@ -216,13 +220,16 @@ class Table:
 
     def _turn_features(self) -> np.ndarray:
         """The encoded results of the first max_afterstates moves of a whole turn (Game's
-        TurnMoves, in its order; the player to roll next on roll)."""
+        TurnMoves, in its order), each with the player to roll next on roll: the opponent, or
+        the mover again after a move that gives another roll (Acey-deucey's 1-2)."""
         moves = self._moves
         n = min(len(moves), self.max_afterstates)
         cv = self.variant.core_variant
         rows = np.array([_core.decode(moves.key(i), cv) for i in range(n)],
                         dtype=np.int8).reshape(n, 2, 26)
-        return batch.encode(rows, self.kind, on_roll=1)
+        on_roll = np.array([0 if moves.again(i) else 1 for i in range(n)], dtype=np.int64)
+        # the rows carry their variant: its checkers still to enter are encoded as it says
+        return batch.encode(batch._boards(rows, self.variant, 1), self.kind, on_roll=on_roll)
 
     def _turn_number(self) -> int:
         """The mover's turn number where a turn can be several rolls, else 0 (the roll's
