@@ -62,6 +62,11 @@
 //                                                      // optional: the turn the roll gives,
 //                                                      // as groups of dice played one after
 //                                                      // the other (SequenceEnumerator below)
+//     bool order_may_matter(const State& start) const;
+//                                                      // optional: true when a non-double from
+//                                                      // this start is likely to raise the
+//                                                      // order flag; the search of both orders
+//                                                      // then runs once, without the skip
 //     uint32_t unswapped_targets(const State&, Step earlier, int from) const;
 //                                                      // optional, for doubles searched in
 //                                                      // every order: the targets of steps
@@ -74,6 +79,11 @@
 //                                                      // for_each_last_step then take a fifth
 //                                                      // argument, a mask of the targets to
 //                                                      // yield (see doubles())
+//     uint32_t unswapped_sources(const State&, Step earlier) const;
+//                                                      // optional beside it: a superset of
+//                                                      // the sources above earlier.from whose
+//                                                      // unswapped targets are not empty (the
+//                                                      // rest are not tried at all)
 //   };
 //
 // kCommutativeDoubles = true also promises that for_each_step yields at most one step for a
@@ -220,6 +230,12 @@ class Enumerator {
         return;
       }
       const uint32_t src_hi = d1 > d2 ? src1 : src2, src_lo = d1 > d2 ? src2 : src1;
+      if (order_may_matter(start)) {  // the search without the skip lists the same moves
+        skip_commuting_ = false;
+        non_double(start, src_hi, src_lo);
+        skip_commuting_ = true;
+        return;
+      }
       non_double(start, src_hi, src_lo);
       if (policy_.order_mattered()) {
         out.clear();
@@ -266,6 +282,17 @@ class Enumerator {
   // kExactLastSources holds in every turn (no exact_turn() to say when it may not).
   static constexpr bool always_exact() {
     return counts_last_steps() && !requires(const P& p, const State& s) { p.exact_turn(s, 1, 2); };
+  }
+  // The policy's forecast that a non-double from this start will raise the order flag (most
+  // of its turns do): the search then runs once without the commuting skip, instead of once
+  // with it and again without it. (Without the skip it lists the same moves in the same
+  // order, so a wrong forecast costs time only.)
+  bool order_may_matter(const State& s) const noexcept {
+    if constexpr (requires { policy_.order_may_matter(s); }) {
+      return policy_.order_may_matter(s);
+    } else {
+      return false;
+    }
   }
   bool exact_turn(const State& s, int d1, int d2) const noexcept {
     if constexpr (requires { policy_.exact_turn(s, d1, d2); }) {
@@ -541,6 +568,9 @@ class Enumerator {
   static constexpr bool prunes_swaps() {
     return requires(const P& p, const State& s, Step a) { p.unswapped_targets(s, a, 0); };
   }
+  static constexpr bool prunes_swap_sources() {
+    return requires(const P& p, const State& s, Step a) { p.unswapped_sources(s, a); };
+  }
   template <int kDepth>
   NARDY_HOT uint32_t fresh_targets(const State& s, int from) const noexcept {
     if constexpr (kDepth == 0) {
@@ -559,6 +589,11 @@ class Enumerator {
   NARDY_POPCNT_CLONES void doubles(const State& s, int max_from) {
     uint32_t src = policy_.sources(s, die_);
     if constexpr (kOrdered) src &= (2u << max_from) - 1;
+    if constexpr (prunes_swap_sources() && !kOrdered && kDepth > 0) {
+      // the sources above the last step's whose every target fresh_targets() would prune
+      const Step prev = path_[kDepth - 1];
+      src &= ((2u << prev.from) - 1) | policy_.unswapped_sources(s, prev);
+    }
     if constexpr (kCount && kDepth + 2 == 4) {
       // Two steps from the end. With plain sources the pairs of steps left are counted in one
       // go (plain_ordered_pairs): one pair segment for the node. When they are not, or there is
