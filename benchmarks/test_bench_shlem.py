@@ -5,7 +5,12 @@ from the start. Timings are reported in the summary table, never asserted.
 
 from __future__ import annotations
 
+import os
 import random
+import re
+import statistics
+import subprocess
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -89,3 +94,48 @@ def test_perft1_start(benchmark: Any, figures: Figures) -> None:
     assert leaves == 39729
     figures.add(Figure(GROUP, f"perft(1) from the start = {leaves:,} leaves",
                        "perft", None, leaves, secs), benchmark)
+
+
+def _core_rate(tool: Path, args: list[str], pattern: str) -> float:
+    out = subprocess.run([str(tool), *args], check=True, capture_output=True, text=True).stdout
+    m = re.search(pattern, out)
+    assert m, out
+    return float(m.group(1))
+
+
+@pytest.mark.skipif(not os.environ.get("NARDY_BASELINE_CORE"),
+                    reason="NARDY_BASELINE_CORE (another build's nardy-core) not set")
+def test_core_against_baseline_build(benchmark: Any, figures: Figures, enabled: bool,
+                                     shlem_array: np.ndarray, tmp_path: Path) -> None:
+    """The random-play positions listed (every roll), and random rollouts from the start, by
+    this build's nardy-core and by the baseline's, alternating round after round; the ratio
+    of the medians and the range of the per-round ratios (new / baseline)."""
+    new = Path(nardy.__file__).resolve().parent / "bin" / "nardy-core"
+    if not new.exists():
+        pytest.skip(f"nardy-core not built beside the package ({new})")
+    base = Path(os.environ["NARDY_BASELINE_CORE"])
+    listing = tmp_path / "shlem-positions.txt"
+    listing.write_text("".join(" ".join(map(str, r[0])) + " | " + " ".join(map(str, r[1])) + "\n"
+                               for r in shlem_array))
+    rounds, games = (7, "300") if enabled else (1, "10")
+    work = {
+        "listing": (["bench", "shlem", str(listing), "1"], r"([0-9.]+) enumerations/s"),
+        "rollout": (["rollout", "shlem", games, "random", "1", "1"], r"([0-9.]+) games/s"),
+    }
+    rates: dict[tuple[str, str], list[float]] = {}
+
+    def body() -> None:
+        for _ in range(rounds):
+            for name, (args, pattern) in work.items():
+                for label, tool in (("baseline", base), ("new", new)):
+                    rates.setdefault((name, label), []).append(_core_rate(tool, args, pattern))
+
+    benchmark.pedantic(body, rounds=1, iterations=1)
+    for name in work:
+        b, n = rates[(name, "baseline")], rates[(name, "new")]
+        ratios = [x / y for x, y in zip(n, b)]
+        ratio = statistics.median(n) / statistics.median(b)
+        figures.add(Figure(GROUP, f"{name}: this build x{ratio:.2f} the baseline's (per-round "
+                           f"{min(ratios):.2f}-{max(ratios):.2f}, {rounds} rounds)",
+                           f"nardy-core {name}", None, 1, 1 / statistics.median(n)), benchmark)
+        benchmark.extra_info[f"{name}_ratio"] = ratio

@@ -13,11 +13,16 @@ namespace nardy::held {
 
 inline constexpr int kShift = 40;  // bit of index 0 in Side::w[1]
 
-constexpr uint32_t mask(const Side& s) noexcept {
+// (Forced inline: left to GCC, the large search functions call them out of line.)
+NARDY_OCC constexpr uint32_t mask(const Side& s) noexcept {
   return static_cast<uint32_t>(s.w[1] >> kShift) & kBoardMask;
 }
-constexpr void set(Side& s, int i) noexcept { s.w[1] |= uint64_t{1} << (kShift + i); }
-constexpr void clear(Side& s, int i) noexcept { s.w[1] &= ~(uint64_t{1} << (kShift + i)); }
+NARDY_OCC constexpr void set(Side& s, int i) noexcept {
+  s.w[1] |= uint64_t{1} << (kShift + i);
+}
+NARDY_OCC constexpr void clear(Side& s, int i) noexcept {
+  s.w[1] &= ~(uint64_t{1} << (kShift + i));
+}
 
 // A side array with -1 for a held checker, and back.
 inline Side make_side(const SideArray& a) noexcept {

@@ -47,8 +47,34 @@ inline constexpr uint32_t kOwnLine = 0xFFFu;        // indices 0..11
 inline constexpr uint32_t kTheirLine = 0xFFF000u;   // indices 12..23
 
 // The opponent's index j lies on the mover's index to_mover(j); to_mover(to_mover(j)) == j.
-constexpr int to_mover(int j) noexcept { return j < 12 ? j + 12 : j - 12; }
+// (Forced inline, like the step helpers below: the search functions are large enough that
+// GCC's growth limits leave small calls out of line, a call each.)
+NARDY_OCC constexpr int to_mover(int j) noexcept { return j < 12 ? j + 12 : j - 12; }
 constexpr uint32_t to_mover_mask(uint32_t m) noexcept { return rotate24_half(m); }
+
+// One checker of `s` from slot `from` to slot `to`, as one change of the side's two words.
+// (Side::add_words, inlined: the side stays one vector, see there.)
+NARDY_HOT void move_checker(Side& s, int from, int to) noexcept {
+#if NARDY_SSE2
+  const __m128i d = _mm_sub_epi64(
+      _mm_loadu_si128(reinterpret_cast<const __m128i*>(&kSlotUnit[to])),
+      _mm_loadu_si128(reinterpret_cast<const __m128i*>(&kSlotUnit[from])));
+  __m128i* w = reinterpret_cast<__m128i*>(s.w);
+  _mm_storeu_si128(w, _mm_add_epi64(_mm_loadu_si128(w), d));
+#else
+  s.w[0] += kSlotUnit[to].w0 - kSlotUnit[from].w0;
+  s.w[1] += kSlotUnit[to].w1 - kSlotUnit[from].w1;
+#endif
+}
+// One checker of `s` moved from `slot` to the hit-out slot.
+NARDY_HOT void hit_out(Side& s, int slot) noexcept { move_checker(s, slot, kHitOut); }
+// True when the slot holds exactly one checker (Side::single, inlined).
+NARDY_HOT bool single(const Side& s, int slot) noexcept {
+  uint64_t second = 0 - uint64_t(slot >= 16);
+  opaque(second);
+  const uint64_t word = s.w[0] ^ ((s.w[0] ^ s.w[1]) & second);
+  return ((word >> ((slot & 15) * 4)) & 0xF) == 1;
+}
 
 // Point number 1..6 of an index (the die that jumps from an own index).
 constexpr int point_number(int i) noexcept { return i % 6 + 1; }
@@ -182,6 +208,12 @@ struct ShlemPolicy {
   bool order_mattered() const noexcept { return double_turn_ || order_flag_; }
   void reset_order_flag() const noexcept { order_flag_ = false; }
 
+  // Reserves left (a capture on the own territory or entering the last one raises the flag)
+  // or a prisoner held (freeing it does): nearly every such non-double raises it.
+  bool order_may_matter(const State& s) const noexcept {
+    return s.pos.us.bar() != 0 || s.their_pris != 0;
+  }
+
   explicit ShlemPolicy(const Rules& rules = {})
       : per_player_(rules.shlem_stage == ShlemStage::PerPlayer) {}
 
@@ -197,8 +229,20 @@ struct ShlemPolicy {
     return 1;
   }
 
-  uint32_t sources(const State& s, int = 0) const noexcept {
-    return (s.ours & ~s.my_pris) | (s.pos.us.bar() ? 1u << kBar : 0u);
+  // The checkers with a legal step of `die` (bit 24: a reserve can enter), from the state's
+  // masks in one go: a checker whose every target is barred is then never tried.
+  NARDY_HOT uint32_t sources(const State& s, int die) const noexcept {
+    const uint32_t mine = s.ours & ~s.my_pris;
+    const uint32_t open = ~(s.my_pris | s.theirs2);  // where a step may land
+    const uint32_t own = mine & shlem::kOwnLine, far = mine & shlem::kTheirLine;
+    const uint32_t open_own = open & shlem::kOwnLine, open_far = open & shlem::kTheirLine;
+    const uint32_t jumps = (1u << (die - 1)) | (1u << (die + 5));  // point number == die
+    uint32_t src = (own & ((open_own >> die) | (open_own << die) | (jumps & (open >> 12)))) |
+                   (far & ((open_far >> die) | (open_far << die)));
+    // a reserve enters on an own point the opponent holds no free checker on
+    if (s.pos.us.bar() && (jumps & ~(s.my_pris | (s.theirs1 & ~s.their_pris))))
+      src |= 1u << kBar;
+    return src;
   }
 
   // Every step of a checker from `from` with `die` whose target is in `targets`: f(next state,
@@ -229,6 +273,13 @@ struct ShlemPolicy {
     if (from == earlier.to) return ~0u;
     if (from == kBar) return 1u << earlier.to;
     return (1u << earlier.from) & s.theirs1 & ~s.ours;
+  }
+
+  // The sources above earlier.from that unswapped_targets() leaves a target: the checker
+  // that moved, a reserve, and any only when `earlier` left a point a step may take from.
+  static constexpr uint32_t unswapped_sources(const State& s, Step earlier) noexcept {
+    const bool freed = (1u << earlier.from) & s.theirs1 & ~s.ours;
+    return (1u << earlier.to) | (1u << kBar) | (freed ? ~0u : 0u);
   }
 
   // Stage 2 (hitting allowed) in the position as it stands.
@@ -268,13 +319,11 @@ struct ShlemPolicy {
     const Step st{int8_t(kBar), int8_t(to), 0};
     if constexpr (kLast) {
       Position p = s.pos;
-      p.us.remove(kBar);
-      p.us.add(to);
+      shlem::move_checker(p.us, kBar, to);
       f(p, st);
     } else {
       State n = s;
-      n.pos.us.remove(kBar);
-      n.pos.us.add(to);
+      shlem::move_checker(n.pos.us, kBar, to);
       n.ours |= bit;
       f(n, st);
     }
@@ -287,7 +336,7 @@ struct ShlemPolicy {
     if ((s.my_pris | s.theirs2) & bit) return;
     const uint32_t from_bit = 1u << from;
     // The last capturer leaving frees the prisoner under it.
-    const bool frees = s.pos.us.single(from) && (s.their_pris & from_bit);
+    const bool frees = (s.their_pris & from_bit) && shlem::single(s.pos.us, from);
     if (frees) order_flag_ = true;
     const bool takes = s.theirs1 & ~s.their_pris & bit;  // a free single opponent checker
     // Taking one on the own territory opens the point for entering.
@@ -296,8 +345,7 @@ struct ShlemPolicy {
     const int j = shlem::to_mover(to);
     if constexpr (kLast) {
       Position p = s.pos;
-      p.us.remove(from);
-      p.us.add(to);
+      shlem::move_checker(p.us, from, to);
       if (frees) shlem::clear_prisoner(p.them, shlem::to_mover(from));
       if (!takes) {
         f(p, Step{int8_t(from), int8_t(to), 0});
@@ -307,15 +355,13 @@ struct ShlemPolicy {
       shlem::set_prisoner(p.them, j);
       f(p, Step{int8_t(from), int8_t(to), 0});
       if (!may_hit) return;
-      h.them.remove(j);
-      h.them.add(shlem::kHitOut);
+      shlem::hit_out(h.them, j);
       f(h, Step{int8_t(from), int8_t(to), 1});
     } else {
       State n = s;
-      n.pos.us.remove(from);
-      n.pos.us.add(to);
+      shlem::move_checker(n.pos.us, from, to);
       n.ours |= bit;
-      if (s.pos.us.single(from)) n.ours &= ~from_bit;
+      if (shlem::single(s.pos.us, from)) n.ours &= ~from_bit;
       if (frees) {
         n.their_pris &= ~from_bit;
         shlem::clear_prisoner(n.pos.them, shlem::to_mover(from));
@@ -330,8 +376,7 @@ struct ShlemPolicy {
       shlem::set_prisoner(n.pos.them, j);
       f(n, Step{int8_t(from), int8_t(to), 0});
       if (!may_hit) return;
-      h.pos.them.remove(j);
-      h.pos.them.add(shlem::kHitOut);
+      shlem::hit_out(h.pos.them, j);
       h.theirs1 &= ~bit;
       f(h, Step{int8_t(from), int8_t(to), 1});
     }
