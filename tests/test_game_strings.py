@@ -220,12 +220,15 @@ def test_crawford_states():
 # millions of moves: random games here cascade from the ninth (the rule option travels with
 # the variant, so the round trip covers it too).
 _ROUND_TRIP_VARIANTS = {"gul-bara": nardy.find_variant("gul-bara")(cascade_from_turn=9)}
+# Seed 4's Gul bara game meets a cascade with millions of moves, which Game lists whole (minutes
+# of CPU); the seeds kept play 4 to 7 cascades each.
+_ROUND_TRIP_SEEDS = {"gul-bara": (0, 1, 2, 3, 5, 8)}
 
 
 @pytest.mark.parametrize("name", [c.name for c in nardy.VARIANTS])
 def test_text_and_json_every_variant(name):
     variant = _ROUND_TRIP_VARIANTS.get(name, name)
-    for seed in range(6):
+    for seed in _ROUND_TRIP_SEEDS.get(name, range(6)):
         g, rng = _game_at(seed, variant)
         for fmt in ("text", "json"):
             if fmt == "text" and not _writable(g, "text"):
