@@ -3,13 +3,13 @@ sharing no code with nardy: positions are two tuples of 26 counts (mover, oppone
 its own coordinates: index 0..23 a point counted from the owner's bear-off end, 25 off); the
 opponent's index j lies on the mover's (j + 12) % 24.
 
-Every ordering of every group's dice is tried one checker step at a time; a turn's groups are
-searched depth first; the legal moves are the results of the plays with the most dice.
+The opponent does not move during a turn (and nothing is hit), so a turn is searched over the
+mover's side alone, one checker step at a time: every ordering of a roll's dice, and a
+cascade's dice in their order; the legal moves are the results of the plays with the most
+dice.
 """
 
 from __future__ import annotations
-
-from functools import lru_cache
 
 Side = tuple[int, ...]
 Pos = tuple[Side, Side]
@@ -25,64 +25,92 @@ def opponent_on(them: Side, i: int) -> bool:
     return them[(i + 12) % 24] > 0
 
 
+def closed_points(them: Side) -> frozenset[int]:
+    """The mover's points that hold an opponent checker (no hitting: they stay closed for the
+    whole turn, since the opponent does not move during it)."""
+    return frozenset(i for i in range(24) if opponent_on(them, i))
+
+
+def side_steps(us: Side, closed: frozenset[int], die: int) -> list[Side]:
+    """Every mover's side one checker step of `die` can reach (no hitting, no landing on a
+    point the opponent holds, bearing off once all fifteen are home)."""
+    return Steps(closed)(us, die)
+
+
+class Steps:
+    """The steps of one turn, whose closed points stay the same throughout (the opponent does
+    not move), remembered: the same side comes up again and again in a cascade (every order
+    of every group's dice leads through it)."""
+
+    def __init__(self, closed: frozenset[int]) -> None:
+        # for each die, the points a step of it can go from and land on the board
+        self.open = {die: [(i, i - die) for i in range(die, 24) if i - die not in closed]
+                     for die in range(1, 7)}
+        self.known: dict[tuple[Side, int], list[Side]] = {}
+
+    def __call__(self, us: Side, die: int) -> list[Side]:
+        key = (us, die)
+        got = self.known.get(key)
+        if got is None:
+            got = self.known[key] = self.compute(us, die)
+        return got
+
+    def compute(self, us: Side, die: int) -> list[Side]:
+        out = []
+        for i, t in self.open[die]:
+            if us[i]:
+                new = list(us)
+                new[i] -= 1
+                new[t] += 1
+                out.append(tuple(new))
+        if sum(us[6:24]) == 0:  # all fifteen home (or off): bearing off
+            for i in range(die):
+                if us[i] == 0:
+                    continue
+                if i + 1 < die and any(us[i + 1:6]):
+                    continue  # a higher die only from the highest point
+                new = list(us)
+                new[i] -= 1
+                new[25] += 1
+                out.append(tuple(new))
+        return out
+
+
 def steps(pos: Pos, die: int) -> list[Pos]:
-    """Every position one checker step of `die` can reach (no hitting, no landing on a point
-    the opponent holds, bearing off once all fifteen are home)."""
+    """Every position one checker step of `die` can reach."""
     us, them = pos
-    out = []
-    all_home = sum(us[6:24]) == 0
-    for i in range(24):
-        if us[i] == 0:
-            continue
-        t = i - die
-        if t >= 0:
-            if opponent_on(them, t):
-                continue
-            new = list(us)
-            new[i] -= 1
-            new[t] += 1
-        else:
-            if not all_home:
-                continue
-            if t < -1 and any(us[i + 1:6]):
-                continue  # a higher die only from the highest point
-            new = list(us)
-            new[i] -= 1
-            new[25] += 1
-        out.append((tuple(new), them))
-    return out
+    return [(u, them) for u in side_steps(us, closed_points(them), die)]
+
+
+def side_plays(us: Side, step: Steps, d1: int, d2: int) -> tuple[int, set[Side]]:
+    """(dice played, resulting mover's sides) of one roll's worth of dice by the roll rules: as
+    many dice as possible; when only one die of a non-double can be played, the larger if it
+    can. Each die is tried from every side the dice before it can leave, in every order."""
+    if d1 == d2:
+        level: set[Side] = {us}
+        played = 0
+        for _ in range(4):
+            after = {n for u in level for n in step(u, d1)}
+            if not after:
+                break
+            level, played = after, played + 1
+        return (played, level) if played else (0, set())
+    both = {n for a, b in ((d1, d2), (d2, d1))
+            for u in step(us, a) for n in step(u, b)}
+    if both:
+        return 2, both
+    for die in (max(d1, d2), min(d1, d2)):  # only one die: the larger if it can be played
+        one = set(step(us, die))
+        if one:
+            return 1, one
+    return 0, set()
 
 
 def group_plays(pos: Pos, d1: int, d2: int) -> tuple[int, set[Pos]]:
-    """(dice played, results) of one roll's worth of dice by the roll rules: as many dice as
-    possible; when only one die of a non-double can be played, the larger if it can."""
-    orders = [[d1] * 4] if d1 == d2 else [[d1, d2], [d2, d1]]
-    found: dict[int, set[Pos]] = {}
-    larger_alone: set[Pos] = set()
-    visited: set[tuple[Pos, tuple[int, ...], tuple[int, ...]]] = set()
-
-    def walk(p: Pos, dice: list[int], used: list[int]) -> None:
-        # (what a walk adds depends only on where it is and which dice it used and has left)
-        state = (p, tuple(dice), tuple(used))
-        if state in visited:
-            return
-        visited.add(state)
-        found.setdefault(len(used), set()).add(p)
-        if len(used) == 1 and d1 != d2 and used[0] == max(d1, d2):
-            larger_alone.add(p)
-        if not dice:
-            return
-        for q in steps(p, dice[0]):
-            walk(q, dice[1:], used + [dice[0]])
-
-    for order in orders:
-        walk(pos, order, [])
-    most = max(found)
-    if most == 0:
-        return 0, set()
-    if most == 1 and d1 != d2 and larger_alone:
-        return 1, larger_alone
-    return most, found[most]
+    """side_plays() on positions."""
+    us, them = pos
+    played, sides = side_plays(us, Steps(closed_points(them)), d1, d2)
+    return played, {(u, them) for u in sides}
 
 
 def cascade(d1: int, d2: int, turn: int, cascade_from_turn: int = 3) -> list[tuple[int, int]]:
@@ -94,29 +122,28 @@ def cascade(d1: int, d2: int, turn: int, cascade_from_turn: int = 3) -> list[tup
 
 def turn_moves(pos: Pos, groups: list[tuple[int, int]]) -> tuple[int, set[Pos]]:
     """(dice played, distinct results) of the whole turn: a group is played only after the
-    one before was played in full, and the moves play the most dice over the sequence."""
-    groups_t = tuple(groups)
+    one before was played in full, and the moves play the most dice over the sequence.
 
-    @lru_cache(maxsize=None)
-    def best(p: Pos, k: int) -> tuple[int, frozenset[Pos]]:
-        d1, d2 = groups_t[k]
-        size = 4 if d1 == d2 else 2
-        played, results = group_plays(p, d1, d2)
-        if played == 0 and k > 0:
-            results = {p}  # the turn stops where the groups before left it
-        if played < size or k + 1 == len(groups_t):
-            return played, frozenset(results)
-        top, finals = -1, set()
-        for r in results:
-            n, fs = best(r, k + 1)
-            if n > top:
-                top, finals = n, set(fs)
-            elif n == top:
-                finals |= fs
-        return size + top, frozenset(finals)
-
-    n, fs = best(pos, 0)
-    return n, set(fs)
+    A turn of one group is played by the roll rules (side_plays). A longer turn (a cascade,
+    all doubles) plays its dice in a fixed order, one checker step each: a way to play it is
+    a run of steps taking the dice in that order, and the legal moves are the ends of the
+    longest runs. So the sides every run of i dice can reach are found for i = 1, 2, ... until
+    none can go on; the last ones found are the results."""
+    us, them = pos
+    step = Steps(closed_points(them))
+    if len(groups) == 1:
+        played, sides = side_plays(us, step, *groups[0])
+        return played, {(u, them) for u in sides}
+    assert all(a == b for a, b in groups), "a turn of several groups is made of doubles"
+    dice = [a for a, _ in groups for _ in range(4)]
+    level: set[Side] = {us}
+    played = 0
+    for die in dice:
+        after = {n for u in level for n in step(u, die)}
+        if not after:
+            break
+        level, played = after, played + 1
+    return played, ({(u, them) for u in level} if played else set())
 
 
 def is_finished(pos: Pos) -> bool:
