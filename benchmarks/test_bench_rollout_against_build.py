@@ -52,7 +52,7 @@ def _run(tree: Path, variant: str, games: int, seed: int) -> tuple[float, str]:
 
 
 @pytest.mark.skipif(not OTHER, reason="NARDY_BENCH_AGAINST (another build's python/) not set")
-@pytest.mark.parametrize("variant", ["long-nardy", "fevga", "backgammon", "acey-deucey"])
+@pytest.mark.parametrize("variant", ["long-nardy", "fevga", "backgammon", "acey-deucey", "gul-bara"])
 def test_random_rollouts_against_other_build(benchmark: Any, figures: Figures, enabled: bool,
                                              variant: str) -> None:
     games = GAMES[0 if enabled else 1]
