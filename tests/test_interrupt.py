@@ -19,7 +19,10 @@ import nardy
 from nardy import _core, batch
 
 CHILD = r"""
-import sys, time
+import signal, sys, time
+# Python installs its Ctrl-C handler only where SIGINT is not ignored, and a shell's background
+# job starts with it ignored: install it, as an interactive session has it
+signal.signal(signal.SIGINT, signal.default_int_handler)
 import numpy as np
 import nardy
 from nardy import batch, parallel
@@ -53,6 +56,18 @@ sys.exit(3)
 ROOT = Path(__file__).resolve().parents[1]
 
 
+def _line_within(child: subprocess.Popen, seconds: float) -> str:
+    """The child's next output line, or a failure (not a hang) when none comes in time."""
+    import selectors
+
+    with selectors.DefaultSelector() as sel:
+        sel.register(child.stdout, selectors.EVENT_READ)
+        if not sel.select(timeout=seconds):
+            child.kill()
+            pytest.fail(f"no output from the child within {seconds} s")
+    return child.stdout.readline().strip()
+
+
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child is POSIX")
 @pytest.mark.parametrize("call", [
     "perft", "divide", "shlem-perft", "perft-threads", "rollout", "rollout-greedy",
@@ -64,12 +79,12 @@ def test_sigint_stops_a_long_call_within_a_second(call):
     child = subprocess.Popen([sys.executable, "-c", CHILD, call], stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True, env=env)
     try:
-        assert child.stdout.readline().strip() == "ready"
+        assert _line_within(child, 120) == "ready"
         time.sleep(0.5)  # well inside the C++ call by now
         assert child.poll() is None, child.stderr.read()
         sent = time.monotonic()
         child.send_signal(signal.SIGINT)
-        line = child.stdout.readline().strip()
+        line = _line_within(child, 30)
         elapsed = time.monotonic() - sent
         assert line == "interrupted", child.stderr.read()
         assert elapsed < 1.0, f"KeyboardInterrupt came {elapsed:.2f} s after SIGINT"
