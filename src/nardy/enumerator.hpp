@@ -522,9 +522,11 @@ class Enumerator {
     const int hi = dice_[0], lo = dice_[1];
     const uint32_t larger = larger_first_sources_;
     // P1 needs hi from o to land on the board (o >= hi): a checker borne off goes no further.
+    // o may be the entering source, where checkers that need not enter first wait (an
+    // Acey-deucey reserve: P1 enters with hi and goes on, P2 moves from 24 - lo and enters).
     if (die == lo) {  // first loop: the step from o = first.from + lo would be P2
       const int o = first.from + lo;
-      if (o >= kBar || o < hi) return 0;
+      if (o > kBar || o < hi) return 0;
       return ((larger >> o) & (quiet_ >> (o - hi)) & 1u) << o;
     }
     // second loop: the step from first.to goes on (P3), o = first.from; nothing goes on
