@@ -84,11 +84,7 @@ class EngineImpl final : public EngineCore {
     if constexpr (HasDiceSequence<P>) {
       return seq_->pick(pos, d1, d2, turn, draw, result) ? 1 : 0;
     } else if constexpr (kSequences) {
-      seq_->generate(pos, d1, d2, turn, turn_list_);
-      if (turn_list_.empty()) return 0;
-      const TurnMove& m = turn_list_[draw(turn_list_.size())];
-      result = m.result;
-      return m.again ? 2 : 1;
+      return seq_->pick_choice(pos, d1, d2, turn, draw, result);
     } else {
       return enum_.pick(pos, d1, d2, draw, result) ? 1 : 0;
     }
@@ -178,17 +174,24 @@ class EngineImpl final : public EngineCore {
       if (sequence_roll(d1, d2)) {
         if constexpr (kSequences) {
           // A start position is turn 1, any other position is taken to be past the opening
-          // turns. The random policy's move of a dice sequence is made alone
-          // (SequenceEnumerator::pick_groups); otherwise the turn is listed whole.
+          // turns. The random policy's move of a dice sequence or a dice choice is made alone
+          // (SequenceEnumerator::pick_groups, pick_choice); otherwise the turn is listed whole.
           if (seq_turn_start_ < 0) seq_turn_start_ = is_start(start) ? 1 : kLateTurn;
           const int turn = seq_turn_start_ == kLateTurn ? kLateTurn
                                                         : seq_turn_start_ + static_cast<int>(ply / 2);
-          const bool alone = HasDiceSequence<P> && policy == RolloutPolicy::Random;
+          const bool alone = policy == RolloutPolicy::Random;
           if (alone) {
             Position next;
             TurnDraw draw{stream_draw(key, 2 * uint64_t{ply} + 1)};
-            if constexpr (HasDiceSequence<P>) moved = seq_->pick(pos, d1, d2, turn, draw, next);
-            if (moved) pos = next.swapped();
+            if constexpr (HasDiceSequence<P>) {
+              moved = seq_->pick(pos, d1, d2, turn, draw, next);
+            } else {
+              const int r = seq_->pick_choice(pos, d1, d2, turn, draw, next);
+              moved = r != 0;
+              again = r == 2;
+            }
+            // (a move after which the same player rolls again keeps the side on roll)
+            if (moved) pos = again ? next : next.swapped();
           } else {
             seq_->generate(pos, d1, d2, turn, turn_list_);
             moved = !turn_list_.empty();

@@ -1088,6 +1088,19 @@ class SequenceEnumerator {
     return pick_groups(pos, groups, n, draw, result);
   }
 
+  // The same for policies with dice_choices (a named double): one choice uniformly at random
+  // (draw(n) over the policy's choices, skipped when there is one), then its groups as
+  // pick_groups() chooses them. Returns 0 when the roll passes, 2 for a move after which the
+  // same player rolls again (every die of an `again` choice played), else 1.
+  template <class Draw>
+  int pick_choice(const Position& pos, int d1, int d2, int turn, Draw&& draw, Position& result) {
+    DiceChoice choices[kMaxChoices];
+    const int n = policy_.dice_choices(d1, d2, turn, choices);
+    const DiceChoice& c = choices[n == 1 ? 0 : draw(static_cast<size_t>(n))];
+    if (!pick_groups(pos, c.groups, c.n, draw, result)) return 0;
+    return c.again && picked_dice_ == c.dice() ? 2 : 1;
+  }
+
   // A random move of the turn of groups[0..n), for random rollouts, where listing a long turn
   // (millions of results early in a Gul bara game) would cost more than the game. A turn of
   // one group is generate()'s list at index draw(n), made alone (Enumerator::pick): uniform
@@ -1102,7 +1115,11 @@ class SequenceEnumerator {
   template <class Draw>
   bool pick_groups(const Position& pos, const DiceGroup* groups, int n, Draw&& draw,
                    Position& result) {
-    if (n == 1) return base_.pick(pos, groups[0].d1, groups[0].d2, draw, result);
+    if (n == 1) {
+      const bool moved = base_.pick(pos, groups[0].d1, groups[0].d2, draw, result);
+      picked_dice_ = moved ? base_.dice_played() : 0;
+      return moved;
+    }
     groups_ = groups;
     n_groups_ = n;
     rest_[n] = 0;
@@ -1110,6 +1127,7 @@ class SequenceEnumerator {
     memo_.clear();
     memo_size_ = 0;
     const int most = reach(pos, 0);
+    picked_dice_ = most;
     bool moved = most > 0;
     Position p = pos;
     for (int k = 0, left = most; moved; ++k) {
@@ -1297,6 +1315,7 @@ class SequenceEnumerator {
   size_t memo_size_ = 0;
   const DiceGroup* groups_ = nullptr;
   int n_groups_ = 0;
+  int picked_dice_ = 0;         // dice the last pick played
   int rest_[kMaxGroups + 1]{};  // dice of groups k..
   MoveList pick_list_;
   std::array<MoveList, kMaxGroups> reach_lists_;
