@@ -76,6 +76,35 @@ def after_dice(pos: Pos, dice: list[int]) -> list[set[Pos]]:
     return levels
 
 
+def most_dice(pos: Pos, dice: list[int]) -> int:
+    """How many of `dice`, in order, can be played from pos (a depth-first search that stops at
+    the first way to play them all)."""
+    if not dice:
+        return 0
+    best = 0
+    for src in [i for i in range(24) if pos[0][i]] + [BAR]:
+        q = step(pos, src, dice[0])
+        if q is not None:
+            best = max(best, 1 + most_dice(q, dice[1:]))
+            if best == len(dice):
+                break
+    return best
+
+
+def after_dice_from(starts: set[Pos], dice: list[int]) -> set[Pos]:
+    """Positions after playing all of `dice` in order from any of `starts` (each of which can)."""
+    level = starts
+    for die in dice:
+        nxt = set()
+        for p in level:
+            for src in [i for i in range(24) if p[0][i]] + [BAR]:
+                q = step(p, src, die)
+                if q is not None:
+                    nxt.add(q)
+        level = nxt
+    return level
+
+
 def roll_plays(pos: Pos, d1: int, d2: int) -> tuple[int, set[Pos]]:
     """(dice played, results) of one roll by the roll rules: as many dice as possible, the
     larger die when only one of a non-double can be played."""
@@ -105,13 +134,13 @@ def turn_moves(pos: Pos, d1: int, d2: int) -> tuple[int, set[tuple[Pos, int, boo
     best_all = 0
     moves: set[tuple[Pos, int, bool]] = set()
     for named in range(1, 7):
-        # the 1-2 plays that let the named double be played furthest
-        by_start = {r: roll_plays(r, named, named) for r in results}
-        best = max(n for n, _ in by_start.values())
+        # the 1-2 plays that let the named double be played furthest, and where it takes them
+        # (played from all of them at once: the same positions recur)
+        reach = {r: most_dice(r, [named] * 4) for r in results}
+        best = max(reach.values())
         best_all = max(best_all, 2 + best)
-        for n, ends in by_start.values():
-            if n == best:
-                moves |= {(e, named, best == 4) for e in ends}
+        ends = after_dice_from({r for r, n in reach.items() if n == best}, [named] * best)
+        moves |= {(e, named, best == 4) for e in ends}
     return best_all, moves
 
 
