@@ -289,6 +289,13 @@ long find_result(const LegalMovesObject* s, const Position& p) {
 // -2 with a Python error set.
 long index_of(LegalMovesObject* s, PyObject* move) {
   if (!s->eng || !PyObject_TypeCheck(move, g.move)) return -1;
+  // One roll's moves name no die: a move that names one (Acey-deucey's double after a 1-2) is
+  // a move of the whole turn, never of this listing, wherever its steps lead.
+  if (PyObject* named = slot_at(move, g.move_named)) {
+    const int t = PyObject_IsTrue(named);
+    if (t < 0) return -2;
+    if (t) return -1;
+  }
   PyObject* steps = slot_at(move, g.move_steps);
   if (!steps) {  // a listed move whose steps were never read: they are in its LegalMoves
     PyObject* src = slot_at(move, g.move_src);

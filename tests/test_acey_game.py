@@ -57,6 +57,23 @@ def test_same_result_different_named_double_are_distinct():
         raise AssertionError("an ambiguous move without its double was read")
 
 
+def test_a_named_move_is_not_in_one_rolls_moves():
+    # legal_moves lists the 1-2's own plays, which name nothing: the same steps naming a
+    # double are a move of the whole turn (turn_moves), not of that listing
+    p = nardy.Position.from_text("acey-deucey W:15,3,2,1x12 B:9,5x3,4,3x2,2,1x7 w")
+    lm = p.legal_moves((1, 2))
+    plain = p.parse_move("15/12", (1, 2))
+    named = nardy.Move(plain.steps, named=4)
+    assert plain in lm and lm.index_of(plain) >= 0
+    assert named not in lm and lm.index_of(named) == -1
+    listed = lm[lm.index_of(plain)]                 # a listed move, its steps never read
+    assert listed in lm and nardy.Move(listed.steps, named=6) not in lm
+    tm = p.turn_moves((1, 2), 5)
+    whole = p.parse_move("15/12 (4-4) 12/off 3/off", (1, 2), turn_number=5)
+    assert whole in tm and whole not in lm
+    assert nardy.Move(whole.steps, named=3) not in tm
+
+
 def _score(pos: nardy.Position, winner: int) -> int:
     """A10 from the rules page: 1, 2 with none of the loser's borne off, 3 when besides one
     of them is on the bar, still to enter or in the winner's home board."""
