@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Mapping
+from fractions import Fraction
+
 import nardy
 
 
@@ -29,3 +32,22 @@ def pick_mismatches(engine, key, d1, d2) -> list:
         if n != len(listed) or (n and result != listed[index]):
             errors.append((d1, d2, index, n, len(listed)))
     return errors
+
+
+def pooled(counts: Mapping[Hashable, int], probs: Mapping[Hashable, Fraction],
+           n: int) -> tuple[list[int], list[float]]:
+    """Observed and expected counts of ``n`` draws for a chi-square test, the outcomes expected
+    fewer than 5 times pooled in one bin."""
+    obs, exp, small_obs, small_exp = [], [], 0, 0.0
+    for r, p in probs.items():
+        e = float(p) * n
+        if e < 5:
+            small_obs += counts.get(r, 0)
+            small_exp += e
+        else:
+            obs.append(counts.get(r, 0))
+            exp.append(e)
+    if small_exp:
+        obs.append(small_obs)
+        exp.append(small_exp)
+    return obs, exp

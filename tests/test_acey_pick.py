@@ -26,6 +26,7 @@ from scipy.stats import chisquare
 import nardy
 from nardy import _core
 from tests.reference import acey_deucey_ref as ref
+from tests.support import pooled
 
 V = _core.Variant.ACEY_DEUCEY
 ENGINE = _core.Engine(V)
@@ -98,24 +99,6 @@ def samples(pos: ref.Pos, n: int, seed: int) -> dict[Outcome, int]:
         o = (pos_of(got[0]), got[1])
         counts[o] = counts.get(o, 0) + 1
     return counts
-
-
-def pooled(counts: dict[Outcome, int], probs: dict[Outcome, Fraction],
-           n: int) -> tuple[list[int], list[float]]:
-    """Observed and expected counts, outcomes expected fewer than 5 times pooled in one bin."""
-    obs, exp, small_obs, small_exp = [], [], 0, 0.0
-    for r, p in probs.items():
-        e = float(p) * n
-        if e < 5:
-            small_obs += counts.get(r, 0)
-            small_exp += e
-        else:
-            obs.append(counts.get(r, 0))
-            exp.append(e)
-    if small_exp:
-        obs.append(small_obs)
-        exp.append(small_exp)
-    return obs, exp
 
 
 @pytest.mark.parametrize("case", range(len(CASES)))

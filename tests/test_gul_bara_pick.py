@@ -24,6 +24,7 @@ from scipy.stats import chisquare
 import nardy
 from nardy import _core
 from tests.reference import gul_bara_ref as ref
+from tests.support import pooled
 
 ENGINE = nardy.GulBara().engine
 LATE = 1 << 20
@@ -77,24 +78,6 @@ def samples(key: bytes, d: int, n: int, seed: int) -> dict[ref.Pos, int]:
         pos = tuple(tuple(s) for s in _core.decode(got[0]))
         counts[pos] = counts.get(pos, 0) + 1
     return counts
-
-
-def pooled(counts: dict[ref.Pos, int], probs: dict[ref.Pos, Fraction],
-           n: int) -> tuple[list[int], list[float]]:
-    """Observed and expected counts, results expected fewer than 5 times pooled in one bin."""
-    obs, exp, small_obs, small_exp = [], [], 0, 0.0
-    for r, p in probs.items():
-        e = float(p) * n
-        if e < 5:
-            small_obs += counts.get(r, 0)
-            small_exp += e
-        else:
-            obs.append(counts.get(r, 0))
-            exp.append(e)
-    if small_exp:
-        obs.append(small_obs)
-        exp.append(small_exp)
-    return obs, exp
 
 
 @pytest.mark.parametrize("case", range(len(CASES)))
