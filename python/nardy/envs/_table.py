@@ -16,7 +16,7 @@ from nardy import _core, batch
 from nardy.errors import InvalidArgumentError
 from nardy.game import Game
 from nardy.phases import Phase
-from nardy.position import Position
+from nardy.position import Position, TurnMoves
 from nardy.variants import Variant, as_variant, find_variant
 
 MODES = ("afterstate", "step")
@@ -188,7 +188,9 @@ class Table:
             return False
         if self.turn.done:
             if self.turn.names_dice:
-                # a move is where it leads and the double it names (Acey-deucey's 1-2)
+                # a move is where it leads and the double it names (Acey-deucey's 1-2); such
+                # variants' games list whole turns
+                assert isinstance(self._moves, TurnMoves)
                 self.play_move(self._moves.find(self.turn.key, self.turn.named))
                 return True
             if self._keys is None:
@@ -223,6 +225,7 @@ class Table:
         TurnMoves, in its order), each with the player to roll next on roll: the opponent, or
         the mover again after a move that gives another roll (Acey-deucey's 1-2)."""
         moves = self._moves
+        assert isinstance(moves, TurnMoves)
         n = min(len(moves), self.max_afterstates)
         cv = self.variant.core_variant
         rows = np.array([_core.decode(moves.key(i), cv) for i in range(n)],
