@@ -63,8 +63,11 @@ struct BasicBackgammonPolicy {
 
   // A checker on the bar against both entry points closed (the opponent's index d - 1 holds
   // two or more for each die): the roll passes, found without the turn's masks.
+  // (The entry points are the opponent's indices 0..5, all in the first word: count() would
+  // test which word holds the slot, since it cannot know that a die is at most 6.)
   NARDY_HOT static bool must_pass(const Position& pos, int d1, int d2) noexcept {
-    return pos.us.bar() != 0 && pos.them.count(d1 - 1) >= 2 && pos.them.count(d2 - 1) >= 2;
+    const uint64_t w = pos.them.w[0];
+    return pos.us.bar() != 0 && (w >> (4 * d1 - 4) & 0xE) != 0 && (w >> (4 * d2 - 4) & 0xE) != 0;
   }
 
   // Sources with a legal step for the die, as bit operations: everything on the bar enters
