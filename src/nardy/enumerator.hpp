@@ -722,7 +722,7 @@ class Enumerator {
         record_stop(next, 1, hi, kOneStepPerSource);
       });
     }
-    for (uint32_t src = src_lo; src;) {
+    for (uint32_t src = smaller_first_candidates(s, src_lo); src;) {
       const int from = highest_bit(src);
       src ^= 1u << from;
       if (skip_commuting_) {
@@ -743,6 +743,20 @@ class Enumerator {
         record_stop(next, 1, lo, kOneStepPerSource);
       });
     }
+  }
+
+  // The smaller die's sources worth trying once the larger-die-first loop has run. Where every
+  // source has its one step and the sources are plain (see PlainSources), a smaller-die step
+  // from a leaves one larger-die source the commuting skip does not cover: the checker just
+  // moved, on a - lo. So once a two-dice move is known, the sources whose landing is no
+  // larger-die source add nothing, and are not tried (nothing_after() would reject each).
+  NARDY_HOT uint32_t smaller_first_candidates(const State& s, uint32_t src_lo) const {
+    if constexpr (always_exact() && counts_plain_pairs()) {
+      PlainSources plain;
+      if (skip_commuting_ && best_score_ >= play_score(2, 0) && policy_.plain_sources(s, plain))
+        return src_lo & plain.movable(dice_[0]) << dice_[1];
+    }
+    return src_lo;
   }
 
   // True when the step from `from` with `die` can add no move (a policy that counts only):
