@@ -197,7 +197,60 @@ class Enumerator {
     return true;
   }
 
+  // The most dice a move of the roll plays (dice_played() after generate()), or `enough` as
+  // soon as a play of that many is found: where a longer turn needs only this number of a
+  // group, a depth-first search without the list (a double in non-increasing source order,
+  // each multiset once; listed after all when that finds too few and the order may matter).
+  int most_dice(const Position& pos, int d1, int d2, int enough) {
+    if constexpr (!same_die_steps_may_commute()) {
+      generate(pos, d1, d2, picked_);
+      return dice_played();
+    }
+    if (must_pass(pos, d1, d2)) return 0;
+    State starts[2];
+    const int n_starts = policy_.begin_turn(pos, d1, d2, starts);
+    int best = 0;
+    for (int k = 0; k < n_starts && best < enough; ++k) {
+      policy_.reset_order_flag();
+      int found;
+      if (d1 == d2) {
+        const int dice[4] = {d1, d1, d1, d1};
+        found = deepest(starts[k], dice, 0, 4, kBar, enough);
+        if (found < enough && policy_.order_mattered()) {
+          generate(pos, d1, d2, picked_);
+          return dice_played();
+        }
+      } else {  // both orders in full: exact whatever the order flag says
+        const int ab[2] = {d1, d2}, ba[2] = {d2, d1};
+        found = deepest(starts[k], ab, 0, 2, -1, enough);
+        if (found < enough) found = std::max(found, deepest(starts[k], ba, 0, 2, -1, enough));
+      }
+      best = std::max(best, found);
+    }
+    return best;
+  }
+
  private:
+  // most_dice()'s search from s, dice[depth..n) left: the most played by a move that passes
+  // final_ok, stopping at `enough`. max_from >= 0: steps from sources at or below it only (a
+  // double's ordered search).
+  int deepest(const State& s, const int* dice, int depth, int n, int max_from, int enough) {
+    if (depth == n) return policy_.final_ok(s) ? n : 0;
+    int best = 0;
+    uint32_t src = policy_.sources(s, dice[depth]);
+    if (max_from >= 0) src &= (2u << max_from) - 1;
+    while (src && best < enough) {
+      const int from = highest_bit(src);
+      src ^= 1u << from;
+      policy_.for_each_step(s, from, dice[depth], [&](const State& next, Step) {
+        if (best < enough)
+          best = std::max(best, deepest(next, dice, depth + 1, n, max_from < 0 ? -1 : from, enough));
+      });
+    }
+    if (best < depth && policy_.final_ok(s)) best = depth;
+    return best;
+  }
+
   // kCount: count()'s search, which records segments of counted moves (see count()); it runs
   // only for policies whose order never matters, so the second passes are not needed.
   template <bool kCount = false>
@@ -1146,18 +1199,21 @@ class SequenceEnumerator {
     Position p = pos;
     for (int k = 0, left = most; moved; ++k) {
       const DiceGroup g = groups[k];
-      base_.generate(p, g.d1, g.d2, pick_list_);
-      const int played = base_.dice_played();
-      if (played == left) {  // the turn ends with this group
-        p = pick_list_[draw(pick_list_.size())].result;
+      if (left <= g.size()) {  // the turn ends with this group: its move made alone
+        Position chosen;
+        base_.pick(p, g.d1, g.d2, draw, chosen);
+        p = chosen;
         break;
       }
-      // played in full, with more to play from some of its results
-      const int need = left - played;
+      // played in full, with more to play from some of its results (the first group's moves
+      // are those reach(pos, 0) listed, which no later reach() overwrites)
+      MoveList& list = k == 0 ? reach_lists_[0] : pick_list_;
+      if (k > 0) base_.generate(p, g.d1, g.d2, list);
+      const int need = left - g.size();
       left = need;
       bool found = false;
       for (int t = 0; t < kTries && !found; ++t) {
-        const Position& c = pick_list_[draw(pick_list_.size())].result;
+        const Position& c = list[draw(list.size())].result;
         if (reach(c, k + 1) == need) {
           p = c;
           found = true;
@@ -1165,9 +1221,9 @@ class SequenceEnumerator {
       }
       if (!found) {
         qualified_.clear();
-        for (uint32_t i = 0; i < pick_list_.size(); ++i)
-          if (reach(pick_list_[i].result, k + 1) == need) qualified_.push_back(i);
-        p = pick_list_[qualified_[draw(qualified_.size())]].result;
+        for (uint32_t i = 0; i < list.size(); ++i)
+          if (reach(list[i].result, k + 1) == need) qualified_.push_back(i);
+        p = list[qualified_[draw(qualified_.size())]].result;
       }
     }
     // (a large search's table is given back rather than kept for the next turn)
@@ -1284,10 +1340,16 @@ class SequenceEnumerator {
     if (k == n_groups_) return 0;
     if (const uint8_t* v = memo_.find(p, static_cast<uint32_t>(k))) return *v;
     const DiceGroup g = groups_[k];
+    if (k + 1 == n_groups_) {  // the last group: how far it goes, not its moves
+      const int r = base_.most_dice(p, g.d1, g.d2, g.size());
+      memo_.insert(p, static_cast<uint32_t>(k), static_cast<uint8_t>(r));
+      ++memo_size_;
+      return r;
+    }
     MoveList& list = reach_lists_[k];
     base_.generate(p, g.d1, g.d2, list);
     int r = base_.dice_played();
-    if (r == g.size() && k + 1 < n_groups_) {
+    if (r == g.size()) {
       int best = 0;
       for (const Move& m : list) {
         best = std::max(best, reach(m.result, k + 1));
