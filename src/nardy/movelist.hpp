@@ -31,15 +31,16 @@ inline constexpr int kMaxGroups = 6;
 inline constexpr int kMaxTurnSteps = 4 * kMaxGroups;
 
 // A state whose sources follow the plain rule for every die, there and one step away: the
-// occupied points at or above the die whose target is not blocked (no entering, no bearing
-// off). Policies say when that holds (plain_sources()); the enumerator can then count moves
-// from the masks alone.
+// occupied points at or above the die whose target is not blocked (no bearing off; slot 24 is
+// such a point for checkers that may enter without having to, an Acey-deucey reserve).
+// Policies say when that holds (plain_sources()); the enumerator can then count moves from the
+// masks alone.
 struct PlainSources {
   uint32_t ours = 0;     // occupied points
   uint32_t singles = 0;  // points holding exactly one checker
   uint32_t blocked = 0;  // points no checker may land on
   [[nodiscard]] constexpr uint32_t movable(int die) const noexcept {
-    return ~((1u << die) - 1) & ~(blocked << die) & ((1u << 24) - 1);
+    return ~((1u << die) - 1) & ~(blocked << die) & ((2u << 24) - 1);
   }
   [[nodiscard]] constexpr uint32_t sources(int die) const noexcept { return ours & movable(die); }
 };
