@@ -124,7 +124,39 @@ struct AceyDeuceyPolicy {
     f(n, Step{int8_t(from), int8_t(kBearOffTo), 0});
   }
 
+  // The last step of a move: the resulting position alone.
+  static constexpr bool kLastStep = true;
+  template <class F>
+  NARDY_HOT void for_each_last_step(const State& s, int from, int die, F&& f) const {
+    const int to = from - die;
+    Position p = s.pos;
+    if (to >= 0) {
+      if (from == kBar && !s.pos.us.bar()) {
+        p.us.w[1] -= acey::kReserveUnit;
+        p.us.add(to);
+      } else {
+        p.us.move_down(from, die);
+      }
+      const bool hit = (s.their_blots >> to & 1u) != 0;
+      if (hit) {
+        p.them.remove(to_mover(to));
+        p.them.add(kBar);
+      }
+      f(p, Step{int8_t(from), int8_t(to), uint8_t(hit)});
+      return;
+    }
+    if (!may_bear_off(s.pos.us, s.ours, from, to)) return;
+    p.us.move_down(from, die);
+    f(p, Step{int8_t(from), int8_t(kBearOffTo), 0});
+  }
+
   bool final_ok(const State&) const noexcept { return true; }
+
+  // A checker on the bar against both entry points closed: the roll passes (a reserve need
+  // not enter, so it never makes a pass alone).
+  NARDY_HOT static bool must_pass(const Position& pos, int d1, int d2) noexcept {
+    return pos.us.bar() != 0 && pos.them.count(d1 - 1) >= 2 && pos.them.count(d2 - 1) >= 2;
+  }
 
   // -- counting moves without making them (Enumerator::count, pick) ---------------------
   // As backgammon: one legal step per source (the entering source's goes to 24 - die), order
@@ -144,6 +176,24 @@ struct AceyDeuceyPolicy {
     }
     if (from - die >= 0) ours |= 1u << (from - die);
     return entering_sources(ours, on_bar, s.their_closed, next_die);
+  }
+
+  // Plain sources (PlainSources) while nothing is on the bar and a checker waits in the
+  // reserve (it enters no further than the opponent's home board: no bear-off this turn) or two
+  // checkers or more stand outside the home board. The reserve is slot 24's source, single
+  // when one checker is left in it.
+  NARDY_HOT bool plain_sources(const State& s, PlainSources& p) const noexcept {
+    const Side& us = s.pos.us;
+    const uint32_t outside = s.ours & ~kHomeMask;
+    if (us.bar() || outside == 0) return false;
+    if ((outside & (outside - 1)) == 0 && outside != 1u << kBar &&
+        us.single(std::countr_zero(outside)))
+      return false;
+    p.ours = s.ours;
+    p.singles = (s.ours & ~us.occ2() & kBoardMask) |
+                (acey::reserve(us) == 1 ? 1u << kBar : 0u);
+    p.blocked = s.their_closed;
+    return true;
   }
 };
 
