@@ -84,6 +84,13 @@
 //                                                      // the sources above earlier.from whose
 //                                                      // unswapped targets are not empty (the
 //                                                      // rest are not tried at all)
+//     static bool pairs_may_meet(Step first, Step second);
+//                                                      // optional: for a non-double searched
+//                                                      // with the commuting skip, false when
+//                                                      // no other pair of steps of the two
+//                                                      // dice reaches the same result (in
+//                                                      // place of may_meet()'s rule, which
+//                                                      // assumes one step per source)
 //   };
 //
 // kCommutativeDoubles = true also promises that for_each_step yields at most one step for a
@@ -610,9 +617,14 @@ class Enumerator {
   // hi + lo) or a bear-off (every overshooting die lands on the same "off"). Any other pair is
   // determined by its result, and the commuting skip generates it in one order only; without
   // that skip (an order-dependent rejection happened) every result is checked.
+  // A policy with several steps per source may say which pairs can meet (pairs_may_meet()).
   bool may_meet(Step a, Step b) const noexcept {
-    return !skip_commuting_ || !kOneStepPerSource || a.to == b.from || b.to == a.from ||
-           a.to < 0 || b.to < 0;
+    if constexpr (requires { P::pairs_may_meet(a, b); }) {
+      return !skip_commuting_ || P::pairs_may_meet(a, b);
+    } else {
+      return !skip_commuting_ || !kOneStepPerSource || a.to == b.from || b.to == a.from ||
+             a.to < 0 || b.to < 0;
+    }
   }
 
   // The any-order search of doubles visits the steps of a node highest source first. A step
