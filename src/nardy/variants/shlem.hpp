@@ -76,6 +76,14 @@ NARDY_HOT bool single(const Side& s, int slot) noexcept {
   return ((word >> ((slot & 15) * 4)) & 0xF) == 1;
 }
 
+// The checkers on a slot (Side::count, inlined like single()).
+NARDY_HOT int count(const Side& s, int slot) noexcept {
+  uint64_t second = 0 - uint64_t(slot >= 16);
+  opaque(second);
+  const uint64_t word = s.w[0] ^ ((s.w[0] ^ s.w[1]) & second);
+  return static_cast<int>((word >> ((slot & 15) * 4)) & 0xF);
+}
+
 // Point number 1..6 of an index (the die that jumps from an own index).
 constexpr int point_number(int i) noexcept { return i % 6 + 1; }
 
@@ -200,25 +208,25 @@ struct ShlemPolicy {
   };
 
   // Checkers move both ways and a step may free a prisoner, end stage 1 or open a point for
-  // entering, so step order can matter. Doubles always take the any-order search; for a
-  // non-double for_each_step raises the flag exactly when it generates an order-dependent
-  // step (a prisoner freed, the last reserve entered while hitting is still barred, a
-  // capture or hit on the own territory while reserves remain).
+  // entering, so step order can matter. Doubles always take the any-order search. A
+  // non-double's search in the smaller-die-first order skips a larger-die step from a source
+  // that had one at the start (other than the checker just moved): made first, it reaches the
+  // same result, unless the smaller die's first step changed what that step does. So
+  // for_each_step raises the flag only for such a first step that a skipped step could
+  // depend on: it freed a prisoner where a larger-die step of another checker lands, it took
+  // a checker on a point where the larger die enters while reserves remain, or it entered the
+  // last reserve while hitting was still barred.
   static constexpr bool kCommutativeDoubles = false;  // for enumerators that read the trait
   bool order_mattered() const noexcept { return double_turn_ || order_flag_; }
   void reset_order_flag() const noexcept { order_flag_ = false; }
-
-  // Reserves left (a capture on the own territory or entering the last one raises the flag)
-  // or a prisoner held (freeing it does): nearly every such non-double raises it.
-  bool order_may_matter(const State& s) const noexcept {
-    return s.pos.us.bar() != 0 || s.their_pris != 0;
-  }
 
   explicit ShlemPolicy(const Rules& rules = {})
       : per_player_(rules.shlem_stage == ShlemStage::PerPlayer) {}
 
   int begin_turn(const Position& pos, int d1, int d2, State out[2]) const noexcept {
     double_turn_ = d1 == d2;
+    lo_ = d1 == d2 ? 0 : d1 < d2 ? d1 : d2;  // (0: no step is watched in a double)
+    hi_ = d1 < d2 ? d2 : d1;
     State& s = out[0];
     s.pos = pos;
     s.ours = pos.us.occ1();
@@ -269,17 +277,34 @@ struct ShlemPolicy {
   // checker, or hits it), or enters on y (a capture there barred the entry before). All else a
   // step does concerns its own two points, and the stage is the same for `earlier` in both
   // orders (only entering changes it, and a capture stays legal in stage 2).
-  static constexpr uint32_t unswapped_targets(const State& s, Step earlier, int from) noexcept {
-    if (from == earlier.to) return ~0u;
+  //
+  // A step from y itself commutes too when `earlier` joined a checker of the mover there: that
+  // checker stepping first, then `earlier` landing on y, reaches the same state (if it freed a
+  // prisoner under it, `earlier` takes it again). And the step back from y to x, when
+  // `earlier` took, hit and freed nothing, returns to the state before it, which a checker
+  // above x stepping and coming back (tried before `earlier`) reached already.
+  NARDY_OCC static uint32_t unswapped_targets(const State& s, Step earlier, int from) noexcept {
     if (from == kBar) return 1u << earlier.to;
+    if (from == earlier.to && !joined(s, earlier)) return ~undone_earlier(s, earlier);
     return (1u << earlier.from) & s.theirs1 & ~s.ours;
   }
 
   // The sources above earlier.from that unswapped_targets() leaves a target: the checker
-  // that moved, a reserve, and any only when `earlier` left a point a step may take from.
-  static constexpr uint32_t unswapped_sources(const State& s, Step earlier) noexcept {
+  // that moved when it landed alone, a reserve, and any only when `earlier` left a point a
+  // step may take from.
+  NARDY_OCC static uint32_t unswapped_sources(const State& s, Step earlier) noexcept {
     const bool freed = (1u << earlier.from) & s.theirs1 & ~s.ours;
-    return (1u << earlier.to) | (1u << kBar) | (freed ? ~0u : 0u);
+    return (joined(s, earlier) ? 0u : 1u << earlier.to) | (1u << kBar) | (freed ? ~0u : 0u);
+  }
+
+  // Two steps of a non-double, neither entering, that share no point (neither starts where
+  // the other lands) reach a result no other pair of steps of the two dice reaches but the
+  // same two in the other order: equal results need equal changes of the mover's counts, and
+  // along Shlem's lines (the jump included) two different pairs of the two dice never give
+  // the same ones. Two entries of one die land 6 apart, as do the steps of 3 from one point
+  // either way, so pairs with an entry may meet.
+  static constexpr bool pairs_may_meet(Step a, Step b) noexcept {
+    return a.to == b.from || b.to == a.from || a.from == kBar || b.from == kBar;
   }
 
   // Stage 2 (hitting allowed) in the position as it stands.
@@ -288,15 +313,47 @@ struct ShlemPolicy {
   }
 
  private:
+  // `earlier` (the step just made) landed on a point that held a checker of the mover already.
+  NARDY_OCC static bool joined(const State& s, Step earlier) noexcept {
+    return earlier.to < kPoints && shlem::count(s.pos.us, earlier.to) >= 2;
+  }
+
+  // The target earlier.from of the step back from earlier.to when it undoes `earlier` (a
+  // step up along a line that took, hit and freed nothing) and another checker above
+  // earlier.from can step to a point free of the opponent's checkers and back (0 otherwise).
+  // (Points earlier touched are left out, so the state's masks stand for the state before it.)
+  NARDY_OCC static uint32_t undone_earlier(const State& s, Step e) noexcept {
+    const int x = e.from, y = e.to, d = y - x;
+    if (x >= kPoints || d <= 0 || (x < 12) != (y < 12) || e.hit) return 0;
+    const uint32_t xb = 1u << x, yb = 1u << y;
+    if ((s.their_pris & yb) || (xb & s.theirs1 & ~s.ours)) return 0;  // took or freed one
+    const uint32_t movers = s.ours & ~(s.my_pris | s.their_pris | yb) & ~((2u << x) - 1);
+    const uint32_t open = ~(s.theirs1 | s.my_pris | xb | yb);
+    const uint32_t own = movers & shlem::kOwnLine, far = movers & shlem::kTheirLine;
+    const uint32_t there = (((own << d) | (own >> d)) & shlem::kOwnLine) |
+                           (((far << d) | (far >> d)) & shlem::kTheirLine);
+    return (there & open) ? xb : 0u;
+  }
+
+  // The sources a step of `die` lands on `to` from (the geometry alone, no rule checked).
+  static constexpr uint32_t reaching(int die, int to) noexcept {
+    if (to < 12) {
+      return ((to - die >= 0 ? 1u << (to - die) : 0u) | (to + die <= 11 ? 1u << (to + die) : 0u));
+    }
+    uint32_t m = (to - die >= 12 ? 1u << (to - die) : 0u) | (to + die <= 23 ? 1u << (to + die) : 0u);
+    if (shlem::point_number(to - 12) == die) m |= 1u << (to - 12);
+    return m;
+  }
+
   template <bool kLast, class F>
   NARDY_HOT void steps(const State& s, int from, int die, F&& f, uint32_t targets) const {
     if (from == kBar) {  // enter on the own point k (index die-1) or 2k/3k (index die+5)
-      if (targets >> (die - 1) & 1u) enter<kLast>(s, die - 1, f);
-      if (targets >> (die + 5) & 1u) enter<kLast>(s, die + 5, f);
+      if (targets >> (die - 1) & 1u) enter<kLast>(s, die - 1, die, f);
+      if (targets >> (die + 5) & 1u) enter<kLast>(s, die + 5, die, f);
       return;
     }
     auto to = [&](int t) NARDY_LAMBDA {
-      if (targets >> t & 1u) land<kLast>(s, from, t, f);
+      if (targets >> t & 1u) land<kLast>(s, from, t, die, f);
     };
     if (from < 12) {  // own territory: along the own line, or the jump to the facing point
       if (from + die <= 11) to(from + die);
@@ -308,14 +365,21 @@ struct ShlemPolicy {
     }
   }
 
+  // A first step of a non-double's smaller-die-first search (see order_mattered()): every
+  // step for_each_step makes is a first one there (the second is a last step).
+  template <bool kLast>
+  bool watched(int die) const noexcept {
+    return !kLast && die == lo_;
+  }
+
   // A reserve checker enters on an empty point or one the mover holds (with or without a
   // prisoner under it); never captures or hits.
   template <bool kLast, class F>
-  NARDY_HOT void enter(const State& s, int to, F&& f) const {
+  NARDY_HOT void enter(const State& s, int to, int die, F&& f) const {
     const uint32_t bit = 1u << to;
     if ((s.my_pris | (s.theirs1 & ~s.their_pris)) & bit) return;
     // Entering the last reserve starts stage 2 (or the mover's stage 2): later steps may hit.
-    if (s.pos.us.bar() == 1 && !stage2(s.pos)) order_flag_ = true;
+    if (watched<kLast>(die) && s.pos.us.bar() == 1 && !stage2(s.pos)) order_flag_ = true;
     const Step st{int8_t(kBar), int8_t(to), 0};
     if constexpr (kLast) {
       Position p = s.pos;
@@ -330,17 +394,21 @@ struct ShlemPolicy {
   }
 
   template <bool kLast, class F>
-  NARDY_HOT void land(const State& s, int from, int to, F&& f) const {
+  NARDY_HOT void land(const State& s, int from, int to, int die, F&& f) const {
     const uint32_t bit = 1u << to;
     // Not on the opponent's closed point, nor where the opponent holds a prisoner.
     if ((s.my_pris | s.theirs2) & bit) return;
     const uint32_t from_bit = 1u << from;
     // The last capturer leaving frees the prisoner under it.
     const bool frees = (s.their_pris & from_bit) && shlem::single(s.pos.us, from);
-    if (frees) order_flag_ = true;
     const bool takes = s.theirs1 & ~s.their_pris & bit;  // a free single opponent checker
-    // Taking one on the own territory opens the point for entering.
-    if (takes && to < 12 && s.pos.us.bar()) order_flag_ = true;
+    if (watched<kLast>(die)) {
+      // Another checker landing with the larger die on the freed point would take it.
+      if (frees && (reaching(hi_, from) & s.ours & ~s.my_pris & ~bit)) order_flag_ = true;
+      // Taking one on the own territory opens the point for entering.
+      if (takes && to < 12 && s.pos.us.bar() && (to == hi_ - 1 || to == hi_ + 5))
+        order_flag_ = true;
+    }
     const bool may_hit = takes && stage2(s.pos);
     const int j = shlem::to_mover(to);
     if constexpr (kLast) {
@@ -383,6 +451,7 @@ struct ShlemPolicy {
   }
 
   bool per_player_;
+  mutable int lo_ = 0, hi_ = 0;  // the turn's dice, smaller and larger
   mutable bool double_turn_ = false;
   mutable bool order_flag_ = false;
 };
