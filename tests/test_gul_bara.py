@@ -61,3 +61,17 @@ def test_cascade_from_turn_is_a_rule_option():
     assert always.turn_moves(START, 5, 5, 1)[0] == 8
     with pytest.raises(nardy.InvalidRuleError):
         nardy.GulBara(cascade_from_turn=10)
+
+
+def test_a_six_point_prime_is_legal_anywhere():
+    # G5: the mover's 12-17 are the opponent's 0-5, below which no opponent point lies (long
+    # nardy's block rule could never see a checker past such a prime)
+    from tests.reference import gul_bara_ref as ref
+
+    us = side({12: 2, 13: 2, 14: 2, 15: 2, 16: 2, 18: 1, 23: 4})
+    them = side({23: 15})
+    moves = ENGINE.turn_legal(_core.encode(us, them), 1, 2, 1)
+    got = {tuple(tuple(s) for s in _core.decode(moves.key(i))) for i in range(len(moves))}
+    assert got == ref.group_plays((us, them), 1, 2)[1]
+    primes = [p for p in got if all(p[0][i] for i in range(12, 18))]
+    assert len(primes) == 5

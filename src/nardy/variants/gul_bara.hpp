@@ -20,7 +20,7 @@ struct GulBaraPolicy : LongNardyPolicy {
     out[0].pos = pos;
     out[0].ours = pos.us.occ1();
     out[0].theirs = rotate24_half(pos.them.occ1());
-    out[0].their_path = kBoardMask;  // as if every opponent checker were past any block
+    out[0].their_path = kPastEveryRun;  // as if every opponent checker were past any block
     out[0].heads_left = kCheckers;   // any number may leave the start point
     return 1;
   }
