@@ -248,12 +248,22 @@ class EngineImpl final : public EngineCore {
   // Whether the roll's turn goes through the sequence enumerator: a policy with dice choices
   // plays a roll with one plain choice by the one-roll path (pick, no lists).
   bool sequence_roll(int d1, int d2) const noexcept {
-    if constexpr (HasDiceChoices<P>) {
-      DiceChoice c[kMaxChoices];
-      const int n = policy_.dice_choices(d1, d2, kLateTurn, c);
-      return !(n == 1 && c[0].n == 1 && c[0].named == 0 && !c[0].again);
-    }
+    if constexpr (HasDiceChoices<P>) return sequence_rolls_[d1][d2];
     return kSequences;
+  }
+  // sequence_roll() of every roll for a policy with dice choices, asked of it once (a
+  // rollout asks for every ply).
+  std::array<std::array<bool, 7>, 7> sequence_rolls() const noexcept {
+    std::array<std::array<bool, 7>, 7> t{};
+    if constexpr (HasDiceChoices<P>) {
+      for (int d1 = 1; d1 <= 6; ++d1)
+        for (int d2 = 1; d2 <= 6; ++d2) {
+          DiceChoice c[kMaxChoices];
+          const int n = policy_.dice_choices(d1, d2, kLateTurn, c);
+          t[d1][d2] = !(n == 1 && c[0].n == 1 && c[0].named == 0 && !c[0].again);
+        }
+    }
+    return t;
   }
 
   static bool is_start(const Position& p) noexcept {
@@ -397,6 +407,7 @@ class EngineImpl final : public EngineCore {
   // Turns of several rolls (only for policies that have them)
   std::unique_ptr<SequenceEnumerator<P>> seq_ =
       kSequences ? std::make_unique<SequenceEnumerator<P>>(policy_) : nullptr;
+  std::array<std::array<bool, 7>, 7> sequence_rolls_ = sequence_rolls();  // (after policy_)
   TurnList turn_list_;
   MoveList turn_scratch_;
   std::vector<std::unique_ptr<TurnList>> turn_lists_;  // one per perft depth

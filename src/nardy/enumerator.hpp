@@ -107,6 +107,7 @@
 #include <cstring>
 #include <array>
 #include <concepts>
+#include <type_traits>
 #include <vector>
 
 #include "nardy/movelist.hpp"
@@ -193,15 +194,16 @@ class Enumerator {
   bool pick(const Position& pos, int d1, int d2, IndexOf&& index_of, Position& result) {
     const size_t n = count(pos, d1, d2);
     if (n == 0) return false;
-    const size_t index = index_of(n);
-    if constexpr (counts_last_steps()) {
-      if (counted_) {
-        result = segment_result(index);
-        return true;
-      }
-    }
-    result = picked_[index].result;
+    result = counted_move(index_of(n));
     return true;
+  }
+
+  // The move at `index` (below the number count() just returned), as pick() makes it.
+  Position counted_move(size_t index) const {
+    if constexpr (counts_last_steps()) {
+      if (counted_) return segment_result(index);
+    }
+    return picked_[index].result;
   }
 
   // The most dice a move of the roll plays (dice_played() after generate()), or `enough` as
@@ -1176,6 +1178,28 @@ class SequenceEnumerator {
     DiceChoice choices[kMaxChoices];
     const int n = policy_.dice_choices(d1, d2, turn, choices);
     const DiceChoice& c = choices[n == 1 ? 0 : draw(static_cast<size_t>(n))];
+    if (c.n == 2) {
+      // Two groups (a 1-2, then the named double): the first group counted, not listed. When
+      // the try pick_groups() makes first leads to a position that plays the second group in
+      // full, the turn plays every die and that try is its choice: the same draws and move
+      // as pick_groups(), which is asked only otherwise (its draws made again from here).
+      const DiceGroup g0 = c.groups[0], g1 = c.groups[1];
+      const size_t n0 = base_.count(pos, g0.d1, g0.d2);
+      picked_dice_ = base_.dice_played();
+      if (n0 == 0) return 0;
+      if (picked_dice_ < g0.size()) {  // the turn ends in the first group
+        result = base_.counted_move(draw(n0));
+        return 1;
+      }
+      const std::remove_reference_t<Draw> before = draw;
+      const Position first = base_.counted_move(draw(n0));
+      if (base_.most_dice(first, g1.d1, g1.d2, g1.size()) == g1.size()) {
+        base_.pick(first, g1.d1, g1.d2, draw, result);
+        picked_dice_ = c.dice();
+        return c.again ? 2 : 1;
+      }
+      draw = before;
+    }
     if (!pick_groups(pos, c.groups, c.n, draw, result)) return 0;
     return c.again && picked_dice_ == c.dice() ? 2 : 1;
   }
