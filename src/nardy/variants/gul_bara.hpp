@@ -9,21 +9,38 @@
 
 namespace nardy {
 
-// Long nardy's steps (no hitting, a single checker holds a point, bearing off from the home
-// quarter) with the turn state set so that neither the head limit nor the six-block rule can
-// apply, and the cascade as the turn's dice sequence.
-struct GulBaraPolicy : LongNardyPolicy {
-  explicit GulBaraPolicy(const Rules& rules = {})
-      : LongNardyPolicy(no_block_rules(rules)), cascade_from_(rules.cascade_from_turn) {}
+// The steps of long nardy's board (no hitting, a single checker holds a point, bearing off
+// from the home quarter) with no rule on the points held and no limit on the checkers leaving
+// the start point, so every turn of one roll is counted rather than listed; the cascade as the
+// turn's dice sequence.
+struct GulBaraPolicy : LongBoardSteps<GulBaraPolicy> {
+  static constexpr int kCheckers = 15;
 
-  int begin_turn(const Position& pos, int, int, State out[2]) const noexcept {
+  struct State {
+    Position pos;
+    uint32_t ours = 0;    // mover's occupied points
+    uint32_t theirs = 0;  // points holding any opponent checker, mover's coordinates
+  };
+
+  explicit GulBaraPolicy(const Rules& rules = {}) : cascade_from_(rules.cascade_from_turn) {}
+
+  static int begin_turn(const Position& pos, int, int, State out[2]) noexcept {
     out[0].pos = pos;
     out[0].ours = pos.us.occ1();
     out[0].theirs = rotate24_half(pos.them.occ1());
-    out[0].their_path = kPastEveryRun;  // as if every opponent checker were past any block
-    out[0].heads_left = kCheckers;   // any number may leave the start point
     return 1;
   }
+
+  // LongBoardSteps' hooks: any number of checkers may leave the start point, any points may
+  // be held.
+  static constexpr int start_steps_left(const State&) noexcept { return kCheckers; }
+  static constexpr int start_steps_after(const State&, int, uint32_t) noexcept {
+    return kCheckers;
+  }
+  static constexpr void on_step(State&, int) noexcept {}
+  static constexpr bool forbidden(uint32_t, const State&) noexcept { return false; }
+  static constexpr bool checked_at_end(const State&) noexcept { return false; }
+  static constexpr bool exact_start(const State&) noexcept { return true; }
 
   // A double from turn cascade_from_ on: that double, then each higher one up to 6-6.
   int dice_sequence(int d1, int d2, int turn, DiceGroup out[kMaxGroups]) const noexcept {
@@ -35,11 +52,6 @@ struct GulBaraPolicy : LongNardyPolicy {
   }
 
  private:
-  static Rules no_block_rules(Rules r) noexcept {
-    r.block_check_at_end = false;
-    r.head_rule = HeadRule::Extended;
-    return r;
-  }
   int cascade_from_;
 };
 
@@ -51,7 +63,7 @@ struct GulBara : BearOffGame<GulBara> {
   };
   using Policies = PolicyList<GulBaraPolicy>;
 
-  static constexpr int kCheckers = LongNardy::kCheckers;
+  static constexpr int kCheckers = GulBaraPolicy::kCheckers;
   static constexpr bool kHasBar = false;
   static constexpr int to_mover(int j) noexcept { return LongNardy::to_mover(j); }
   static constexpr uint32_t to_mover_mask(uint32_t m) noexcept {

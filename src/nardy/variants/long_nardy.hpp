@@ -222,10 +222,6 @@ struct LongNardyPolicy : LongBoardSteps<LongNardyPolicy> {
     return forbidden_block(s.ours, s.their_path);
   }
 
-  // In their_path: past every run, even one on the opponent's points 0-5, below which no
-  // point lies (a variant without the block rule sets it).
-  static constexpr uint32_t kPastEveryRun = 1u << 24;
-
   // Six points in a row along the opponent's path with no opponent checker past them. The
   // mover-to-opponent map is a rotation by 12, its own inverse. `ours`: the mover's points in
   // its own coordinates; `their_path`: as State::their_path.
@@ -235,7 +231,7 @@ struct LongNardyPolicy : LongBoardSteps<LongNardyPolicy> {
     const uint32_t fours = pairs & (pairs >> 2);      // runs of 4
     const uint32_t runs = fours & (pairs >> 4);       // runs of 6
     // Points before the lowest run start: the run the fewest opponent checkers are past.
-    const uint32_t before_lowest = ((runs & (0u - runs)) - 1) | kPastEveryRun;
+    const uint32_t before_lowest = (runs & (0u - runs)) - 1;
     const bool someone_past = (their_path & before_lowest) != 0;
     return (runs != 0) & !someone_past;
   }
