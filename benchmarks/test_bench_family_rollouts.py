@@ -4,8 +4,9 @@ against backgammon; the two interleaved call by call, so that the load of a shar
 falls on both alike). Figures reported, never asserted: games/s in the positions/s column; the
 label gives the ratio to the relative (medians of the interleaved calls) and the games per
 CPU-second of the process (the per-core rate). With ``NARDY_BASELINE_CORE`` set to another
-build's ``nardy-core``, Acey-deucey random rollouts of this build's tool against that one,
-alternated round after round (games per CPU-second and their ratio; skipped without it).
+build's ``nardy-core``, Acey-deucey and Gul bara random rollouts of this build's tool against
+that one, alternated round after round (games per CPU-second and their ratio; skipped without
+it).
 
 The summary table is printed by benchmarks/conftest.py.
 """
@@ -78,22 +79,24 @@ def test_rollouts_against_relative(benchmark: Any, figures: Figures, enabled: bo
 AGAINST_BUILD_GAMES = (2000, 100)
 
 
-def _core_rollout(tool: str, games: int, seed: int) -> tuple[float, str]:
-    """CPU seconds of one ``nardy-core rollout acey-deucey GAMES random SEED 1`` and its line
+def _core_rollout(tool: str, variant: str, games: int, seed: int) -> tuple[float, str]:
+    """CPU seconds of one ``nardy-core rollout VARIANT GAMES random SEED 1`` and its line
     without the rate (the games, plies a game and points, which both builds must share)."""
     c0 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    out = subprocess.run([tool, "rollout", "acey-deucey", str(games), "random", str(seed), "1"],
+    out = subprocess.run([tool, "rollout", variant, str(games), "random", str(seed), "1"],
                          check=True, capture_output=True, text=True).stdout
     c1 = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (c1.ru_utime - c0.ru_utime) + (c1.ru_stime - c0.ru_stime)
     return cpu, out.split(":")[0].strip()
 
 
-def test_acey_rollouts_against_baseline_build(benchmark: Any, enabled: bool) -> None:
-    """This build's ``nardy-core`` against ``NARDY_BASELINE_CORE`` (another build's), Acey-
-    deucey random rollouts from the start on one thread, the two binaries alternated round
-    after round: games per CPU-second of each and the ratio new / baseline. Skipped without
-    the variable; rates are reported, never asserted."""
+@pytest.mark.parametrize("variant", ["acey-deucey", "gul-bara"])
+def test_rollouts_against_baseline_build(benchmark: Any, enabled: bool, variant: str) -> None:
+    """This build's ``nardy-core`` against ``NARDY_BASELINE_CORE`` (another build's), random
+    rollouts from the start on one thread, the two binaries alternated round after round:
+    games per CPU-second of each and the ratio new / baseline. Rounds use seeds 1-6 in turn
+    (a Gul bara game's cost depends much on its cascades). Skipped without the variable;
+    rates are reported, never asserted."""
     base = os.environ.get("NARDY_BASELINE_CORE")
     if not base:
         pytest.skip("NARDY_BASELINE_CORE (another build's nardy-core) not set")
@@ -101,14 +104,14 @@ def test_acey_rollouts_against_baseline_build(benchmark: Any, enabled: bool) -> 
     if not new.exists():
         pytest.skip(f"nardy-core not built beside the package ({new})")
     games = AGAINST_BUILD_GAMES[0 if enabled else 1]
-    rounds = 5 if enabled else 1
+    rounds = 6 if enabled else 1
     rates: dict[str, list[float]] = {"baseline": [], "new": []}
     lines: dict[str, set[str]] = {"baseline": set(), "new": set()}
 
     def body() -> None:
         for r in range(rounds):
             for label, tool in (("baseline", base), ("new", str(new))):
-                cpu, line = _core_rollout(tool, games, 1 + r % 3)
+                cpu, line = _core_rollout(tool, variant, games, 1 + r % 6)
                 rates[label].append(games / cpu if cpu > 0 else float("nan"))
                 lines[label].add(line)
 
@@ -116,7 +119,7 @@ def test_acey_rollouts_against_baseline_build(benchmark: Any, enabled: bool) -> 
     b, n = statistics.median(rates["baseline"]), statistics.median(rates["new"])
     ratios = [x / y for x, y in zip(rates["new"], rates["baseline"])]
     same = "the same games" if lines["new"] == lines["baseline"] else "DIFFERENT games"
-    print(f"\nAcey-deucey random rollouts against the baseline build ({rounds} interleaved "
+    print(f"\n{variant} random rollouts against the baseline build ({rounds} interleaved "
           f"rounds of {games} games, games per CPU-second): baseline {b:,.0f}  new {n:,.0f}  "
           f"ratio of medians {n / b:.2f}  median of round ratios "
           f"{statistics.median(ratios):.2f}; {same}")
