@@ -1229,11 +1229,28 @@ class SequenceEnumerator {
     for (int k = n - 1; k >= 0; --k) rest_[k] = rest_[k + 1] + groups[k].size();
     memo_.clear();
     memo_size_ = 0;
-    const int most = reach(pos, 0);
+    listed_.fill(false);
+    Position p = pos;
+    int k0 = 0, most = 0;
+    // Most turns play every die. The first group's tries are made before anything says how
+    // many the turn can play: a try whose result plays the rest in full proves that every die
+    // can be played, and is the one the choice below would take (its earlier tries fail the
+    // same test). Otherwise the draws are taken back and the turn goes the long way.
+    {
+      const std::remove_reference_t<Draw> before = draw;
+      Position c;
+      if (try_full(pos, draw, c)) {
+        most = rest_[0];
+        p = c;
+        k0 = 1;
+      } else {
+        draw = before;
+        most = reach(pos, 0);
+      }
+    }
     picked_dice_ = most;
     bool moved = most > 0;
-    Position p = pos;
-    for (int k = 0, left = most; moved; ++k) {
+    for (int k = k0, left = most - rest_[0] + rest_[k0]; moved; ++k) {
       const DiceGroup g = groups[k];
       if (left <= g.size()) {  // the turn ends with this group: its move made alone
         Position chosen;
@@ -1241,10 +1258,8 @@ class SequenceEnumerator {
         p = chosen;
         break;
       }
-      // played in full, with more to play from some of its results (the first group's moves
-      // are those reach(pos, 0) listed, which no later reach() overwrites)
-      MoveList& list = k == 0 ? reach_lists_[0] : pick_list_;
-      if (k > 0) base_.generate(p, g.d1, g.d2, list);
+      // played in full, with more to play from some of its results
+      const MoveList& list = group_list(p, k);
       const int need = left - g.size();
       left = need;
       bool found = false;
@@ -1382,9 +1397,8 @@ class SequenceEnumerator {
       ++memo_size_;
       return r;
     }
-    MoveList& list = reach_lists_[k];
-    base_.generate(p, g.d1, g.d2, list);
-    int r = base_.dice_played();
+    const MoveList& list = group_list(p, k);
+    int r = listed_played_[k];
     if (r == g.size()) {
       int best = 0;
       for (const Move& m : list) {
@@ -1396,6 +1410,39 @@ class SequenceEnumerator {
     memo_.insert(p, static_cast<uint32_t>(k), static_cast<uint8_t>(r));
     ++memo_size_;
     return r;
+  }
+
+  // Group k's moves from p (its results are what the pick draws from and what reach()
+  // searches), listed once: the list stays until another position's group k is listed, and
+  // reach() of its results lists only the later groups, so the pick that follows a search
+  // from p finds it again.
+  const MoveList& group_list(const Position& p, int k) {
+    MoveList& list = group_lists_[k];
+    if (!listed_[k] || listed_pos_[k] != p) {
+      const DiceGroup g = groups_[k];
+      base_.generate(p, g.d1, g.d2, list);
+      listed_[k] = true;
+      listed_pos_[k] = p;
+      listed_played_[k] = base_.dice_played();
+    }
+    return list;
+  }
+
+  // pick_groups()'s first group when the turn may play every die: up to kTries results of
+  // the group played in full, drawn as the pick draws them; true, with the result, for the
+  // first from which the rest of the turn plays in full.
+  template <class Draw>
+  bool try_full(const Position& pos, Draw& draw, Position& out) {
+    const MoveList& list = group_list(pos, 0);
+    if (listed_played_[0] != groups_[0].size()) return false;
+    for (int t = 0; t < kTries; ++t) {
+      const Position& c = list[draw(list.size())].result;
+      if (reach(c, 1) == rest_[1]) {
+        out = c;
+        return true;
+      }
+    }
+    return false;
   }
 
   // Writes the steps from the start to node i into path_; returns their number.
@@ -1429,8 +1476,11 @@ class SequenceEnumerator {
   int n_groups_ = 0;
   int picked_dice_ = 0;         // dice the last pick played
   int rest_[kMaxGroups + 1]{};  // dice of groups k..
-  MoveList pick_list_;
-  std::array<MoveList, kMaxGroups> reach_lists_;
+  // group_list()'s lists: group k's moves from listed_pos_[k] when listed_[k]
+  std::array<MoveList, kMaxGroups> group_lists_;
+  std::array<Position, kMaxGroups> listed_pos_{};
+  std::array<int, kMaxGroups> listed_played_{};
+  std::array<bool, kMaxGroups> listed_{};
   std::vector<uint32_t> qualified_;
 };
 
