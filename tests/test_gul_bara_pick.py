@@ -133,6 +133,57 @@ def test_a_turn_of_one_group_is_the_listed_move_at_the_drawn_index():
     assert checked > 50
 
 
+def behind_a_prime(rng: random.Random) -> bytes:
+    """A position where the opponent holds six points in a row (a..a+5 in the mover's
+    coordinates) and most of the mover's checkers stand behind them: no checker can be borne
+    off in a turn, and many cascades stop where the checkers run out of room."""
+    a = rng.randrange(6, 18)
+    wall = [0] * 24
+    for x in range(a, a + 6):
+        wall[x] = 1
+    for _ in range(9):
+        wall[rng.randrange(a, a + 6)] += 1
+    free = [x for x in range(24) if wall[x] == 0]
+    us = [0] * 26
+    behind = rng.randrange(6, 14)
+    for _ in range(behind):
+        us[rng.choice([x for x in free if x > a])] += 1
+    for _ in range(15 - behind):
+        us[rng.choice([x for x in free if x < a])] += 1
+    them = [0] * 26
+    for x in range(24):
+        them[(x + 12) % 24] = wall[x]  # the opponent's point j is the mover's (j + 12) % 24
+    return _core.encode(us, them)
+
+
+def test_a_cascade_stopped_behind_a_prime_plays_the_most_dice():
+    # The pick's lookahead stops its search at a bound on the dice the checkers can still
+    # travel; a bound below the truth would make the pick play fewer dice than the turn's
+    # moves (listed without the lookahead) and leave them.
+    rng = random.Random(7)
+    # (a 1-1 behind a prime met in a random game: 22 of its 24 dice can be played, the
+    # checkers' room for 77 pips; a 1-1 elsewhere can take seconds to list)
+    us = {1: 1, 7: 1, 8: 3, 9: 1, 17: 3, 23: 6}
+    wall = {5: 1, 11: 6, 12: 1, 13: 1, 14: 1, 15: 1, 16: 4}
+    met = _core.encode([us.get(x, 0) for x in range(26)],
+                       [wall.get((j + 12) % 24, 0) for j in range(24)] + [0, 0])
+    primes = [behind_a_prime(rng) for _ in range(30)]
+    cases = [(met, 1)] + [(key, d) for key in primes for d in range(2, 7)]
+    stopped = 0
+    for key, d in cases:
+        played, moves = ENGINE.turn_moves(key, d, d, LATE)
+        results = {m[0] for m in moves}
+        stopped += 0 < played < 4 * (7 - d)
+        for _ in range(3):
+            got = ENGINE.turn_pick(key, d, d, LATE, rng.getrandbits(64))
+            if not moves:
+                assert got is None
+                continue
+            assert got is not None and got[0] in results, (key.hex(), d)
+    assert stopped > 60  # the sample meets the stopped cascades it is about
+    assert ENGINE.turn_moves(met, 1, 1, LATE)[0] == 22
+
+
 def test_turn_pick_errors():
     start = _core.encode(*ref.start())
     with pytest.raises(ValueError, match="dice"):

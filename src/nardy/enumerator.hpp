@@ -62,6 +62,10 @@
 //                                                      // optional: the turn the roll gives,
 //                                                      // as groups of dice played one after
 //                                                      // the other (SequenceEnumerator below)
+//     int dice_bound(const Position&, const DiceGroup* groups, int n) const;
+//                                                      // optional: at most how many dice of
+//                                                      // groups[0..n) a move can play; the
+//                                                      // sequence pick's lookahead stops there
 //     bool order_may_matter(const State& start) const;
 //                                                      // optional: true when a non-double from
 //                                                      // this start is likely to raise the
@@ -1400,16 +1404,34 @@ class SequenceEnumerator {
     const MoveList& list = group_list(p, k);
     int r = listed_played_[k];
     if (r == g.size()) {
-      int best = 0;
+      // The search stops at the most the later groups could play: all their dice, or less
+      // where the policy can tell (asked once the first result falls short of all).
+      int best = 0, most = rest_[k + 1];
+      bool bounded = false;
       for (const Move& m : list) {
         best = std::max(best, reach(m.result, k + 1));
-        if (best == rest_[k + 1]) break;
+        if (best == most) break;
+        if (!bounded) {
+          bounded = true;
+          most = std::min(most, later_bound(p, k));
+          if (best == most) break;
+        }
       }
       r += best;
     }
     memo_.insert(p, static_cast<uint32_t>(k), static_cast<uint8_t>(r));
     ++memo_size_;
     return r;
+  }
+
+  // At most how many dice groups k + 1.. can play after group k played in full from p: the
+  // policy's dice_bound() where it has one.
+  int later_bound(const Position& p, int k) const {
+    if constexpr (requires(const DiceGroup* g) { policy_.dice_bound(p, g, 1); }) {
+      return policy_.dice_bound(p, groups_ + k, n_groups_ - k) - groups_[k].size();
+    } else {
+      return rest_[k + 1];
+    }
   }
 
   // Group k's moves from p (its results are what the pick draws from and what reach()

@@ -42,6 +42,35 @@ struct GulBaraPolicy : LongBoardSteps<GulBaraPolicy> {
   static constexpr bool checked_at_end(const State&) noexcept { return false; }
   static constexpr bool exact_start(const State&) noexcept { return true; }
 
+  // At most how many dice of groups[0..n), played in order, a move from p can play (the
+  // dice-sequence lookahead stops searching once a play reaches it). While the turn cannot
+  // bear a checker off, every die moves a checker its number of pips, so the dice played add
+  // up to no more than the checkers can travel (a cascade against a prime stops where that
+  // runs out).
+  static int dice_bound(const Position& p, const DiceGroup* groups, int n) noexcept {
+    int dice = 0, pips = 0;
+    unsigned values = 0;
+    for (int k = 0; k < n; ++k) {
+      dice += groups[k].size();
+      pips += groups[k].size() * (groups[k].d1 + groups[k].d2) / 2;
+      values |= 1u << groups[k].d1 | 1u << groups[k].d2;
+    }
+    if (pips_to_home(p) < pips) return dice;  // a checker might be borne off
+    int left = travel_capacity(p, values);
+    int played = 0;
+    for (int k = 0; k < n; ++k) {
+      const DiceGroup g = groups[k];
+      const int lo = std::min(g.d1, g.d2), hi = std::max(g.d1, g.d2);
+      for (int i = 0; i < g.size(); ++i) {
+        const int die = g.d1 == g.d2 || i == 0 ? lo : hi;  // (a non-double's smaller die first)
+        if (die > left) return played;
+        left -= die;
+        ++played;
+      }
+    }
+    return played;
+  }
+
   // A double from turn cascade_from_ on: that double, then each higher one up to 6-6.
   int dice_sequence(int d1, int d2, int turn, DiceGroup out[kMaxGroups]) const noexcept {
     out[0] = DiceGroup{d1, d2};

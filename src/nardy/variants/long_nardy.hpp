@@ -137,6 +137,35 @@ struct LongBoardSteps {
     return race_sources(ours, next_die) & movable & ~(s.theirs << next_die);
   }
 
+  // How far the mover's checkers can travel in all with steps of the values in `values` (bit
+  // v: a die v) while none is borne off: each checker at most down to the lowest point that
+  // some walk from its point reaches, landing only on points free of opponent checkers (they
+  // stand still through the turn: nothing is hit). Any play of such dice moves its checkers
+  // no further, whatever else the variant's rules forbid.
+  static int travel_capacity(const Position& p, unsigned values) noexcept {
+    const uint32_t open = ~rotate24_half(p.them.occ1()) & kBoardMask;
+    int lowest[kPoints];
+    int total = 0;
+    for (int x = 0; x < kPoints; ++x) {
+      int low = x;
+      for (unsigned v = values; v != 0; v &= v - 1) {
+        const int y = x - std::countr_zero(v);
+        if (y >= 0 && ((open >> y) & 1u)) low = std::min(low, lowest[y]);
+      }
+      lowest[x] = low;
+      total += p.us.count(x) * (x - low);
+    }
+    return total;
+  }
+
+  // The pips the mover's checkers outside the home quarter need to come home (none is borne
+  // off in a turn of fewer pips).
+  static int pips_to_home(const Position& p) noexcept {
+    int total = 0;
+    for (int x = 6; x < kPoints; ++x) total += p.us.count(x) * (x - 5);
+    return total;
+  }
+
   // Plain sources (PlainSources) while two checkers or more stand outside the home quarter:
   // then no bear-off is legal here or one step away. Two steps are left whenever this is
   // asked, so the start limit reads as: a closed start is no source, a start that one more
