@@ -158,8 +158,8 @@ struct LongBoardSteps {
     return total;
   }
 
-  // The pips the mover's checkers outside the home quarter need to come home (none is borne
-  // off in a turn of fewer pips).
+  // The pips the mover's checkers outside the home quarter need to come home (a turn of no
+  // more pips bears none off).
   static int pips_to_home(const Position& p) noexcept {
     int total = 0;
     for (int x = 6; x < kPoints; ++x) total += p.us.count(x) * (x - 5);
