@@ -10,7 +10,9 @@ plays it), against its definition (src/nardy/enumerator.hpp, pick_groups; docs/r
   pure-Python reference (tests/reference/gul_bara_ref.py), and the core's picks over many
   random words are compared with them by a chi-square test on constructed small cascades;
 * the same samples reject uniformity over the turn's results (the test has the power to see a
-  wrong distribution).
+  wrong distribution);
+* behind a prime, where the lookahead stops at a bound on the dice the checkers have room to
+  play, every pick is a move of the turn listed without that lookahead.
 """
 
 from __future__ import annotations
