@@ -66,12 +66,15 @@ void check_dice(int d1, int d2) {
     throw py::value_error("dice must be two integers from 1 to 6");
 }
 
-py::tuple steps_tuple(const Move& m) {
+template <class M>
+py::tuple steps_of_move(const M& m) {
   py::tuple t(m.n_steps);
   for (int k = 0; k < m.n_steps; ++k)
     t[k] = py::make_tuple(int(m.steps[k].from), int(m.steps[k].to), bool(m.steps[k].hit));
   return t;
 }
+py::tuple steps_tuple(const Move& m) { return steps_of_move(m); }
+py::tuple turn_steps_tuple(const TurnMove& m) { return steps_of_move(m); }
 
 // The legal moves of one (position, roll): nardy.LegalMoves. An exact-size copy of the
 // enumerator's list (lookups scan it: for a few dozen moves as fast as hashing), the position
@@ -91,17 +94,41 @@ struct MoveSet {
   }
 };
 
-// The moves of a whole turn (Engine.turn_legal), shared so that copies are cheap.
+// The moves of a whole turn (Engine.turn_legal), listed when first asked for and shared so
+// that copies are cheap. Until then the dice played and a move's resolution by its result
+// (resolve) come from the core without listing: a cascade can have millions of moves.
 struct TurnMoveSet {
-  std::shared_ptr<TurnList> list;
-  int d1 = 0, d2 = 0, turn = 1;
+  py::object engine_ref;  // keeps `engine` alive
+  Engine* engine = nullptr;
+  Position pos;
+  int d1 = 0, d2 = 0, turn = 1, core_turn = 1;
+  mutable std::shared_ptr<TurnList> list_;
+  mutable int played_ = -1;
 
+  const TurnList& list() const {
+    if (!list_) {
+      auto l = std::make_shared<TurnList>();
+      engine->generate_turn(pos, d1, d2, core_turn, *l);
+      list_ = std::move(l);
+    }
+    return *list_;
+  }
+  int played() const {
+    if (list_) return list_->dice_played();
+    if (played_ < 0) played_ = engine->turn_dice_played(pos, d1, d2, core_turn);
+    return played_;
+  }
   // `named` < 0: any named die (a move is told apart by its result and its named die)
-  long find(const Position& p, int named = -1) const noexcept {
-    for (size_t i = 0; i < list->size(); ++i)
-      if ((*list)[i].result == p && (named < 0 || (*list)[i].named == named))
-        return static_cast<long>(i);
+  long find(const Position& p, int named = -1) const {
+    const TurnList& l = list();
+    for (size_t i = 0; i < l.size(); ++i)
+      if (l[i].result == p && (named < 0 || l[i].named == named)) return static_cast<long>(i);
     return -1;
+  }
+  const TurnMove& at(size_t i) const {
+    const TurnList& l = list();
+    if (i >= l.size()) throw py::index_error();
+    return l[i];
   }
 };
 
@@ -423,40 +450,45 @@ Empty when the player cannot move (the turn passes).)doc")
   // The moves of a whole turn (Engine.turn_legal): nardy.TurnMoves reads them by index.
   // A cascade can list millions, so nothing here makes Python objects for all of them.
   py::class_<TurnMoveSet>(m, "TurnMoveSet", "The legal moves of a whole turn, in the core.")
-      .def("__len__", [](const TurnMoveSet& s) { return s.list->size(); })
-      .def_property_readonly("played", [](const TurnMoveSet& s) { return s.list->dice_played(); },
-                             "Dice the moves play (0: the turn passes).")
+      .def("__len__", [](const TurnMoveSet& s) { return s.list().size(); })
+      .def_property_readonly("played", &TurnMoveSet::played,
+                             "Dice the moves play (0: the turn passes), known without listing.")
+      .def_property_readonly("listed", [](const TurnMoveSet& s) { return bool(s.list_); },
+                             "Whether the moves are listed yet.")
       .def_property_readonly("dice", [](const TurnMoveSet& s) { return py::make_tuple(s.d1, s.d2); })
       .def_property_readonly("turn", [](const TurnMoveSet& s) { return s.turn; })
-      .def("key", [](const TurnMoveSet& s, size_t i) {
-        if (i >= s.list->size()) throw py::index_error();
-        return to_key((*s.list)[i].result);
-      })
-      .def("steps", [](const TurnMoveSet& s, size_t i) {
-        if (i >= s.list->size()) throw py::index_error();
-        const TurnMove& m = (*s.list)[i];
-        py::tuple t(m.n_steps);
-        for (int k = 0; k < m.n_steps; ++k)
-          t[k] = py::make_tuple(int(m.steps[k].from), int(m.steps[k].to), bool(m.steps[k].hit));
-        return t;
-      })
+      .def("key", [](const TurnMoveSet& s, size_t i) { return to_key(s.at(i).result); })
+      .def("steps", [](const TurnMoveSet& s, size_t i) { return turn_steps_tuple(s.at(i)); })
       .def("keys", [](const TurnMoveSet& s) {
-        py::list out(s.list->size());
-        for (size_t i = 0; i < s.list->size(); ++i) out[i] = py::cast(to_key((*s.list)[i].result));
+        const TurnList& l = s.list();
+        py::list out(l.size());
+        for (size_t i = 0; i < l.size(); ++i) out[i] = py::cast(to_key(l[i].result));
         return out;
       })
-      .def("named", [](const TurnMoveSet& s, size_t i) {
-        if (i >= s.list->size()) throw py::index_error();
-        return int((*s.list)[i].named);
-      }, "The die move i names (Acey-deucey's double after a 1-2; 0: none).")
-      .def("again", [](const TurnMoveSet& s, size_t i) {
-        if (i >= s.list->size()) throw py::index_error();
-        return bool((*s.list)[i].again);
-      }, "Whether the same player rolls again after move i.")
+      .def("named", [](const TurnMoveSet& s, size_t i) { return int(s.at(i).named); },
+           "The die move i names (Acey-deucey's double after a 1-2; 0: none).")
+      .def("again", [](const TurnMoveSet& s, size_t i) { return bool(s.at(i).again); },
+           "Whether the same player rolls again after move i.")
       .def("find", [](const TurnMoveSet& s, const Key& k, int named) {
         return s.find(from_key(k), named);
       }, py::arg("key"), py::arg("named") = -1,
-         "Index of the move leading to the key (naming `named`; -1: any), or -1.");
+         "Index of the move leading to the key (naming `named`; -1: any), or -1 (lists the "
+         "moves).")
+      .def("resolve", [](const TurnMoveSet& s, const Key& k, int named) -> py::object {
+        const Position target = from_key(k);
+        if (s.list_) {
+          const long i = s.find(target, named);
+          if (i < 0) return py::none();
+          const TurnMove& m = (*s.list_)[static_cast<size_t>(i)];
+          return py::make_tuple(turn_steps_tuple(m), int(m.named), bool(m.again));
+        }
+        TurnMove m;
+        if (!s.engine->find_turn_move(s.pos, s.d1, s.d2, s.core_turn, target, named, m))
+          return py::none();
+        return py::make_tuple(turn_steps_tuple(m), int(m.named), bool(m.again));
+      }, py::arg("key"), py::arg("named") = -1,
+         "The legal move leading to the key (naming `named`; -1: any) as (steps, named die, "
+         "again), or None; found without listing the moves when they are not listed yet.");
 
   py::class_<Engine>(m, "Engine")
       .def(py::init([](Variant v, HeadRule head, bool block_at_end, ShlemStage stage,
@@ -532,15 +564,18 @@ Empty when the player cannot move (the turn passes).)doc")
         check_dice(d1, d2);
         if (turn < 1) raise_error("Error", "turn must be >= 1");
         TurnMoveSet s;
-        s.list = std::make_shared<TurnList>();
-        e.generate_turn(from_key(k), d1, d2, std::min(turn, kLateTurn), *s.list);
+        s.engine_ref = py::cast(&e, py::return_value_policy::reference);
+        s.engine = &e;
+        s.pos = from_key(k);
         s.d1 = d1;
         s.d2 = d2;
         s.turn = turn;
+        s.core_turn = std::min(turn, kLateTurn);
         return s;
       }, py::arg("key"), py::arg("d1"), py::arg("d2"), py::arg("turn"),
          "The legal moves of the whole turn the roll gives on the mover's turn number `turn` "
-         "(a TurnMoveSet: read by index, nothing made in Python until asked).")
+         "(a TurnMoveSet: listed when first read by index, nothing made in Python until "
+         "asked).")
       .def("perft_turn", [](Engine& e, const Key& k, int depth, bool ordered, int first_turn,
                             const nardy_py::CancelToken* token) {
         if (depth < 0) throw py::value_error("depth must be >= 0");

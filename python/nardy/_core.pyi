@@ -389,7 +389,15 @@ class TurnMoveSet:
     """
     def __len__(self) -> int: ...
     @property
-    def played(self) -> int: ...
+    def played(self) -> int:
+        """
+        Dice the moves play (0: the turn passes), known without listing.
+        """
+    @property
+    def listed(self) -> bool:
+        """
+        Whether the moves are listed yet.
+        """
     @property
     def dice(self) -> tuple: ...
     @property
@@ -407,7 +415,11 @@ class TurnMoveSet:
         """
     def find(self, key: bytes, named: typing.SupportsInt | typing.SupportsIndex = -1) -> int:
         """
-        Index of the move leading to the key (naming `named`; -1: any), or -1.
+        Index of the move leading to the key (naming `named`; -1: any), or -1 (lists the moves).
+        """
+    def resolve(self, key: bytes, named: typing.SupportsInt | typing.SupportsIndex = -1) -> typing.Any:
+        """
+        The legal move leading to the key (naming `named`; -1: any) as (steps, named die, again), or None; found without listing the moves when they are not listed yet.
         """
 class Engine:
     def __init__(self, variant: Variant, head_rule: HeadRule = ..., block_check_at_end: bool = False, shlem_stage: ShlemStage = ..., shlem_end: ShlemEnd = ..., shlem_pass_limit: typing.SupportsInt | typing.SupportsIndex = 4, no_hit_and_hide: bool = False, cascade_from_turn: typing.SupportsInt | typing.SupportsIndex = 3, pinned_bear_off: bool = False, fevga_first: FevgaFirst = ..., fevga_prime: FevgaPrime = ..., fevga_start_quarter: bool = True, fevga_their_quarter: typing.SupportsInt | typing.SupportsIndex = 6, no_hit_and_run: bool = False) -> None:
@@ -448,7 +460,7 @@ class Engine:
         """
     def turn_legal(self, key: bytes, d1: typing.SupportsInt | typing.SupportsIndex, d2: typing.SupportsInt | typing.SupportsIndex, turn: typing.SupportsInt | typing.SupportsIndex) -> TurnMoveSet:
         """
-        The legal moves of the whole turn the roll gives on the mover's turn number `turn` (a TurnMoveSet: read by index, nothing made in Python until asked).
+        The legal moves of the whole turn the roll gives on the mover's turn number `turn` (a TurnMoveSet: listed when first read by index, nothing made in Python until asked).
         """
     def turn_moves(self, key: bytes, d1: typing.SupportsInt | typing.SupportsIndex, d2: typing.SupportsInt | typing.SupportsIndex, turn: typing.SupportsInt | typing.SupportsIndex, again: bool = False) -> tuple:
         """

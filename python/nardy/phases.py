@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 from nardy import _core
 from nardy import _validate as _v
 from nardy.errors import GameStateError, IllegalMoveError
-from nardy.position import PASS, LegalMoves, Move, Position, _find_notation
+from nardy.position import PASS, LegalMoves, Move, Position, TurnMoves, _find_notation
 from nardy.results import Action, Result, color_arg, color_name
 from nardy.variants import BLACK, WHITE, Variant
 
@@ -270,7 +270,7 @@ class Turns(GameCore):
             else:
                 mv = Move(moves.steps(move))
                 key = moves.key(move)
-            idx = move
+            rolls_again = self._variant.names_dice and bool(moves.again(move))
         else:
             legal = self.legal_moves()
             if isinstance(move, str):
@@ -281,26 +281,32 @@ class Turns(GameCore):
             if not isinstance(move, Move):
                 raise IllegalMoveError(f"not a move: {move!r}")
             if not move:
-                if len(legal):
+                if legal:
                     raise IllegalMoveError("cannot pass: a legal move exists")
                 self.pass_turn()
                 return
-            idx = legal.index_of(move)
-            if idx < 0:
-                raise IllegalMoveError(f"{move.notation(pos.variant, pos.turn)} is not legal "
-                                       f"for {dice[0]}-{dice[1]} in {pos!r}")
+            # a whole turn's move is found without listing the turn (a cascade can have
+            # millions); a roll's by its index
+            found = legal._resolve(move) if isinstance(legal, TurnMoves) else None
+            if found is None:
+                idx = -1 if isinstance(legal, TurnMoves) else legal.index_of(move)
+                if idx < 0:
+                    raise IllegalMoveError(f"{move.notation(pos.variant, pos.turn)} is not "
+                                           f"legal for {dice[0]}-{dice[1]} in {pos!r}")
+                found = (legal.key(idx), legal[idx], bool(self._moves.again(idx))
+                         if self._variant.names_dice else False)
+            key, canonical, rolls_again = found
             # Keep the caller's steps when each is one die (their order is the record's); a
             # chain written as one step (24/13) is recorded as the canonical single-die steps.
-            mv = move if pos.variant.one_die_each(move.steps, legal[idx].steps, dice,
+            mv = move if pos.variant.one_die_each(move.steps, canonical.steps, dice,
                                                   self.turn_number) \
-                else legal[idx]
-            key = legal.key(idx)
+                else canonical
         snap = self._snapshot()
         mover = pos.turn
         finished = (_core.decode(key, pos.variant.core_variant)[0][25]
                     == pos.variant.checkers)
         # a move after which the same player rolls again leaves him on roll (unless it won)
-        again = self._variant.names_dice and not finished and bool(self._moves.again(idx))
+        again = self._variant.names_dice and not finished and rolls_again
         if again:
             self._position = Position._raw(pos.variant, key, mover)
         else:
@@ -312,7 +318,7 @@ class Turns(GameCore):
     def pass_turn(self) -> None:
         """Passes when the dice allow no move (else :class:`IllegalMoveError`)."""
         self._need(Phase.MOVE)
-        if len(self._moves):
+        if self._can_move():
             raise IllegalMoveError("cannot pass: a legal move exists")
         snap = self._snapshot()
         mover = self._position.turn
@@ -320,8 +326,22 @@ class Turns(GameCore):
         self._record(Action("pass", mover, self._dice), snap)
         self._after_move(mover, False, passed=True)
 
+    def _can_move(self) -> bool:
+        """Whether the dice have a legal move (a whole turn's found without listing it)."""
+        moves = self._moves
+        return moves.played > 0 if isinstance(moves, _core.TurnMoveSet) else len(moves) > 0
+
     def _parse(self, text: str, legal: Any) -> Move:
         """The legal move (of ``legal``, the current dice's) that ``text`` denotes."""
+        if isinstance(legal, TurnMoves) and not self._variant.names_dice:
+            finder = legal._finder()
+            found = _find_notation(self._position, text, finder)
+            if found is None:
+                return PASS
+            if finder.found is None:
+                d = self._dice or (0, 0)
+                raise IllegalMoveError(f"{text!r} is not a legal move for {d[0]}-{d[1]}")
+            return finder.found[1]
         idx = _find_notation(self._position, text, legal)
         if idx is None:
             return PASS

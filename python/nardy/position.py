@@ -773,12 +773,13 @@ class TurnMoves(_MoveList):
     followed by every higher double), one per resulting position: a lazy, read-only sequence
     of :class:`Move` like :class:`LegalMoves`, made by :meth:`Position.turn_moves`.
 
-    The moves stay in the core: ``len``, ``in``, :meth:`key` and :meth:`index_of` make no
-    Python object per move, so a cascade that lists millions of moves (a 1-1 from the third
-    turn of an opening: about 3.2 million, some 400 MB in the core) can still be counted and
-    played by index; :meth:`keys`, :meth:`results` and iterating over all of them are for
-    small turns. ``played``: the dice the moves play (a cascade stops at a double that cannot
-    be played in full).
+    The moves stay in the core and are listed only when first read by index or counted:
+    :attr:`played`, ``bool`` and ``move in moves`` search the turn towards the move's result
+    instead, so a game plays a cascade of millions of moves (a 1-1 from the third turn of an
+    opening: about 3.2 million, some 400 MB listed) in milliseconds. ``len``, :meth:`key`
+    and :meth:`index_of` list the moves but make no Python object per move; :meth:`keys`,
+    :meth:`results` and iterating over all of them are for small turns. ``played``: the dice
+    the moves play (a cascade stops at a double that cannot be played in full).
 
     Where the player names dice (Acey-deucey's 1-2), a move is told apart by where it leads
     and the die it names (:attr:`Move.named`); :meth:`again` says whether the same player
@@ -816,12 +817,30 @@ class TurnMoves(_MoveList):
         return len(self._core_set)
 
     def __bool__(self) -> bool:
-        return len(self._core_set) > 0
+        return self._core_set.played > 0  # type: ignore[no-any-return]
 
     def _move(self, i: int) -> Move:
         p = self.position
         s = self._core_set
         return Move(s.steps(i), s.named(i)).in_context(p.variant, p.turn)
+
+    def _resolve(self, move: Any) -> tuple[bytes, Move, bool] | None:
+        """The legal move leading where ``move`` leads (its steps applied in order) and
+        naming its named die, as (result key, that move's steps, same player rolls again),
+        or None; found without listing the moves."""
+        if not isinstance(move, Move) or not move.steps:
+            return None
+        key = self.position.variant.engine.apply(
+            self.position.key, [(s.from_, s.to, s.hit) for s in move.steps])
+        return None if key is None else self._resolve_key(key, move.named)
+
+    def _resolve_key(self, key: bytes, named: int = -1) -> tuple[bytes, Move, bool] | None:
+        found = self._core_set.resolve(key, named)
+        if found is None:
+            return None
+        steps, named_die, again = found
+        p = self.position
+        return key, Move(steps, named_die).in_context(p.variant, p.turn), bool(again)
 
     def __getitem__(self, i: Any) -> Any:
         n = len(self._core_set)
@@ -873,7 +892,10 @@ class TurnMoves(_MoveList):
         return -1 if key is None else self.find(key, move.named)
 
     def __contains__(self, move: object) -> bool:
-        return self.index_of(move) >= 0
+        return self._resolve(move) is not None
+
+    def _finder(self) -> _TurnFinder:
+        return _TurnFinder(self)
 
     def _same_listing(self, other: Any) -> bool:
         return bool(other.position == self.position and other.dice == self.dice
@@ -891,6 +913,21 @@ class TurnMoves(_MoveList):
 
 
 Sequence.register(TurnMoves)
+
+
+class _TurnFinder:
+    """``moves.find`` for :meth:`Variant.find_move` over a whole turn without listing it:
+    0 when a legal move leads to the key (kept in :attr:`found`), else -1."""
+
+    __slots__ = ("_moves", "found")
+
+    def __init__(self, moves: TurnMoves) -> None:
+        self._moves = moves
+        self.found: tuple[bytes, Move, bool] | None = None
+
+    def find(self, key: bytes, named: int = -1) -> int:
+        self.found = self._moves._resolve_key(key, named)
+        return -1 if self.found is None else 0
 
 
 def _rebuild_turn_moves(position: Position, dice: tuple[int, int], turn_number: int) -> Any:

@@ -69,6 +69,11 @@ class EngineCore {
   // first_turn + p / 2). Variants without them list generate()'s moves, whatever the turn.
   virtual bool has_sequences() const noexcept = 0;
   virtual int generate_turn(const Position& pos, int d1, int d2, int turn, TurnList& out) = 0;
+  // The dice the turn plays (0: it passes), and a move of it leading to the unswapped result
+  // `target` and naming `named` (-1: any; false when none), without listing a long turn.
+  virtual int turn_dice_played(const Position& pos, int d1, int d2, int turn) = 0;
+  virtual bool find_turn_move(const Position& pos, int d1, int d2, int turn,
+                              const Position& target, int named, TurnMove& out) = 0;
   // The random rollout policy's move of the whole turn from the ply's word (TurnDraw):
   // 0 the turn passes, 1 a move, 2 a move after which the same player rolls again.
   virtual int pick_turn(const Position& pos, int d1, int d2, int turn, uint64_t word,
@@ -134,6 +139,13 @@ class Engine {
   [[nodiscard]] bool has_sequences() const noexcept { return core_->has_sequences(); }
   int generate_turn(const Position& pos, int d1, int d2, int turn, TurnList& out) {
     return core_->generate_turn(pos, d1, d2, turn, out);
+  }
+  int turn_dice_played(const Position& pos, int d1, int d2, int turn) {
+    return core_->turn_dice_played(pos, d1, d2, turn);
+  }
+  bool find_turn_move(const Position& pos, int d1, int d2, int turn, const Position& target,
+                      int named, TurnMove& out) {
+    return core_->find_turn_move(pos, d1, d2, turn, target, named, out);
   }
   int pick_turn(const Position& pos, int d1, int d2, int turn, uint64_t word, Position& result) {
     return core_->pick_turn(pos, d1, d2, turn, word, result);

@@ -100,6 +100,34 @@ class EngineImpl final : public EngineCore {
     }
   }
 
+  int turn_dice_played(const Position& pos, int d1, int d2, int turn) override {
+    if constexpr (kSequences) {
+      return seq_->most_dice(pos, d1, d2, turn);
+    } else {
+      enum_.count(pos, d1, d2);
+      return enum_.dice_played();
+    }
+  }
+
+  bool find_turn_move(const Position& pos, int d1, int d2, int turn, const Position& target,
+                      int named, TurnMove& out) override {
+    if constexpr (kSequences) {
+      return seq_->find(pos, d1, d2, turn, target, named, out);
+    } else {
+      if (named > 0) return false;
+      enum_.generate(pos, d1, d2, turn_scratch_);
+      for (const Move& m : turn_scratch_)
+        if (m.result == target) {
+          out = TurnMove{};
+          out.result = m.result;
+          out.n_steps = m.n_steps;
+          for (int k = 0; k < m.n_steps; ++k) out.steps[k] = m.steps[k];
+          return true;
+        }
+      return false;
+    }
+  }
+
   uint64_t perft_turn(const Position& pos, int depth, bool ordered, int first_turn,
                       CancelPoll* poll) override {
     if constexpr (kSequences) {

@@ -1287,6 +1287,55 @@ class SequenceEnumerator {
     return moved;
   }
 
+  // How many dice the turn the roll gives on turn number `turn` plays (0: it passes), found
+  // without listing the turn where the policy has dice_sequence.
+  int most_dice(const Position& pos, int d1, int d2, int turn) {
+    if constexpr (requires(DiceGroup* g) { policy_.dice_sequence(d1, d2, turn, g); }) {
+      begin_groups(d1, d2, turn);
+      if (n_groups_ == 1) return base_.most_dice(pos, d1, d2, groups_[0].size());
+      const int most = reach(pos, 0);
+      end_groups();
+      return most;
+    } else {
+      return generate(pos, d1, d2, turn, scratch_);
+    }
+  }
+
+  // A legal move of that turn leading to `target` (the unswapped result) and naming `named`
+  // (-1: any), in `out`; false when none leads there. Where the policy has dice_sequence the
+  // turn is not listed: the plays are searched group by group towards the target, each group's
+  // results kept only when the rest of the turn can still play the most dice from them and,
+  // where the policy can tell (may_lead_to), still reach the target. Users play a cascade of
+  // millions of moves this way without listing it.
+  bool find(const Position& pos, int d1, int d2, int turn, const Position& target, int named,
+            TurnMove& out) {
+    if constexpr (requires(DiceGroup* g) { policy_.dice_sequence(d1, d2, turn, g); }) {
+      if (named > 0) return false;
+      begin_groups(d1, d2, turn);
+      const int most = n_groups_ == 1 ? base_.most_dice(pos, d1, d2, groups_[0].size())
+                                      : reach(pos, 0);
+      const bool found = most > 0 && may_lead_to(pos, target) && find_from(pos, 0, most, target);
+      if (found) {
+        out = TurnMove{};
+        out.result = target;
+        int n = 0;
+        for (int k = 0; k < found_end_; ++k)
+          for (int i = 0; i < found_[k].n_steps; ++i) out.steps[n++] = found_[k].steps[i];
+        out.n_steps = static_cast<uint8_t>(n);
+      }
+      end_groups();
+      return found;
+    } else {
+      generate(pos, d1, d2, turn, scratch_);
+      for (const TurnMove& m : scratch_)
+        if (m.result == target && (named < 0 || m.named == named)) {
+          out = m;
+          return true;
+        }
+      return false;
+    }
+  }
+
   // The same for a given sequence of groups (n <= kMaxGroups); `named` is stored in each move
   // that reaches group `named_from` (the others name nothing).
   int generate_groups(const Position& pos, const DiceGroup* groups, int n, TurnList& out,
@@ -1424,6 +1473,63 @@ class SequenceEnumerator {
     return r;
   }
 
+  // The turn's groups for most_dice() and find(), and the search state they share with
+  // pick_groups().
+  void begin_groups(int d1, int d2, int turn) {
+    if constexpr (requires(DiceGroup* g) { policy_.dice_sequence(d1, d2, turn, g); }) {
+      n_groups_ = policy_.dice_sequence(d1, d2, turn, own_groups_.data());
+      groups_ = own_groups_.data();
+      rest_[n_groups_] = 0;
+      for (int k = n_groups_ - 1; k >= 0; --k) rest_[k] = rest_[k + 1] + groups_[k].size();
+      memo_.clear();
+      memo_size_ = 0;
+      listed_.fill(false);
+    }
+  }
+  void end_groups() {
+    if (memo_size_ > kKeptMemo) memo_ = Memo{};
+    listed_.fill(false);  // own_groups_ is refilled by the next call
+  }
+
+  // find()'s search: a play of groups k.. from p of `left` dice (the most they can play) that
+  // ends at `target`; each group's move is written to found_[k]. Results from which it failed
+  // are remembered in the memo under their level + kTried.
+  bool find_from(const Position& p, int k, int left, const Position& target) {
+    const DiceGroup g = groups_[k];
+    const MoveList& list = group_list(p, k);
+    if (left <= g.size()) {  // the turn ends in this group: its plays are the turn's last part
+      for (const Move& m : list)
+        if (m.result == target) {
+          found_[k] = m;
+          found_end_ = k + 1;
+          return true;
+        }
+      return false;
+    }
+    const int need = left - g.size();
+    for (const Move& m : list) {
+      const Position& c = m.result;
+      const uint32_t tried = kTried + static_cast<uint32_t>(k + 1);
+      if (!may_lead_to(c, target) || memo_.find(c, tried) != nullptr || reach(c, k + 1) != need)
+        continue;
+      if (find_from(c, k + 1, need, target)) {
+        found_[k] = m;
+        return true;
+      }
+      memo_.insert(c, tried, 1);
+      ++memo_size_;
+    }
+    return false;
+  }
+
+  bool may_lead_to(const Position& from, const Position& to) const noexcept {
+    if constexpr (requires { policy_.may_lead_to(from, to); }) {
+      return policy_.may_lead_to(from, to);
+    } else {
+      return true;
+    }
+  }
+
   // At most how many dice groups k + 1.. can play after group k played in full from p: the
   // policy's dice_bound() where it has one.
   int later_bound(const Position& p, int k) const {
@@ -1504,6 +1610,12 @@ class SequenceEnumerator {
   std::array<int, kMaxGroups> listed_played_{};
   std::array<bool, kMaxGroups> listed_{};
   std::vector<uint32_t> qualified_;
+  // most_dice() and find()'s state
+  static constexpr uint32_t kTried = 64;  // memo tag offset of find()'s failed results
+  std::array<DiceGroup, kMaxGroups> own_groups_{};
+  std::array<Move, kMaxGroups> found_{};
+  int found_end_ = 0;
+  TurnList scratch_;
 };
 
 template <class P>

@@ -71,6 +71,21 @@ struct GulBaraPolicy : LongBoardSteps<GulBaraPolicy> {
     return played;
   }
 
+  // Whether a play can lead from `from` to `to` (SequenceEnumerator::find prunes with it):
+  // nothing hits, so the opponent stays as he is, and checkers only move towards home and
+  // off, so at every point no more of the mover's checkers can stand from there back to the
+  // start than do now.
+  static bool may_lead_to(const Position& from, const Position& to) noexcept {
+    if (!(from.them == to.them)) return false;
+    int behind_from = 0, behind_to = 0;
+    for (int x = kPoints - 1; x >= 0; --x) {
+      behind_from += from.us.count(x);
+      behind_to += to.us.count(x);
+      if (behind_to > behind_from) return false;
+    }
+    return true;
+  }
+
   // A double from turn cascade_from_ on: that double, then each higher one up to 6-6.
   int dice_sequence(int d1, int d2, int turn, DiceGroup out[kMaxGroups]) const noexcept {
     out[0] = DiceGroup{d1, d2};
