@@ -1269,7 +1269,7 @@ class SequenceEnumerator {
       bool found = false;
       for (int t = 0; t < kTries && !found; ++t) {
         const Position& c = list[draw(list.size())].result;
-        if (reach(c, k + 1) == need) {
+        if (need == rest_[k + 1] ? plays_rest(c, k + 1) : reach(c, k + 1) == need) {
           p = c;
           found = true;
         }
@@ -1530,6 +1530,15 @@ class SequenceEnumerator {
     }
   }
 
+  // Whether groups k.. can all be played in full from p: the policy's quick witness
+  // (plays_in_full) where it has one, else the search.
+  bool plays_rest(const Position& p, int k) {
+    if constexpr (requires(const DiceGroup* g) { policy_.plays_in_full(p, g, 1); }) {
+      if (k < n_groups_ && policy_.plays_in_full(p, groups_ + k, n_groups_ - k)) return true;
+    }
+    return reach(p, k) == rest_[k];
+  }
+
   // At most how many dice groups k + 1.. can play after group k played in full from p: the
   // policy's dice_bound() where it has one.
   int later_bound(const Position& p, int k) const {
@@ -1565,7 +1574,7 @@ class SequenceEnumerator {
     if (listed_played_[0] != groups_[0].size()) return false;
     for (int t = 0; t < kTries; ++t) {
       const Position& c = list[draw(list.size())].result;
-      if (reach(c, 1) == rest_[1]) {
+      if (plays_rest(c, 1)) {
         out = c;
         return true;
       }

@@ -44,9 +44,10 @@ struct GulBaraPolicy : LongBoardSteps<GulBaraPolicy> {
 
   // At most how many dice of groups[0..n), played in order, a move from p can play (the
   // dice-sequence lookahead stops searching once a play reaches it). While the turn cannot
-  // bear a checker off, every die moves a checker its number of pips, so the dice played add
-  // up to no more than the checkers can travel (a cascade against a prime stops where that
-  // runs out).
+  // bear a checker off (too few pips to bring every checker home, or a checker behind a
+  // prime), every die moves a checker its number of pips, so the dice
+  // played add up to no more than the checkers can travel (a cascade against a prime stops
+  // where that runs out).
   static int dice_bound(const Position& p, const DiceGroup* groups, int n) noexcept {
     int dice = 0, pips = 0;
     unsigned values = 0;
@@ -55,7 +56,7 @@ struct GulBaraPolicy : LongBoardSteps<GulBaraPolicy> {
       pips += groups[k].size() * (groups[k].d1 + groups[k].d2) / 2;
       values |= 1u << groups[k].d1 | 1u << groups[k].d2;
     }
-    if (pips_to_home(p) < pips) return dice;  // a checker might be borne off
+    if (!behind_a_prime(p) && pips_to_home(p) < pips) return dice;  // one might be borne off
     int left = travel_capacity(p, values);
     int played = 0;
     for (int k = 0; k < n; ++k) {
@@ -69,6 +70,53 @@ struct GulBaraPolicy : LongBoardSteps<GulBaraPolicy> {
       }
     }
     return played;
+  }
+
+  // Whether groups[0..n) (doubles) can be played in full from p, shown by one quick walk in
+  // which each die moves the rearmost checker that can take it (false says nothing). Any
+  // sequence of legal steps is a legal move here (no rule on the points held, no limit on
+  // leaving the start), so a walk that plays every die proves the turn can; the lookahead
+  // asks this before searching the groups' moves.
+  static bool plays_in_full(const Position& p, const DiceGroup* groups, int n) noexcept {
+    int count[kPoints];
+    for (int x = 0; x < kPoints; ++x) count[x] = p.us.count(x);
+    uint32_t ours = p.us.occ1() & kBoardMask;
+    const uint32_t open = ~rotate24_half(p.them.occ1()) & kBoardMask;
+    for (int k = 0; k < n; ++k) {
+      const int d = groups[k].d1;
+      if (groups[k].d2 != d) return false;
+      for (int i = 0; i < 4; ++i) {
+        const uint32_t movable = ours & (open << d) & kBoardMask;
+        int from, to = -1;
+        if (movable != 0) {
+          from = 31 - std::countl_zero(movable);
+          to = from - d;
+        } else if ((ours & ~kHomeMask) == 0 && ours != 0) {  // all home: bear one off
+          const int highest = 31 - std::countl_zero(ours);
+          if ((ours >> (d - 1)) & 1u) {
+            from = d - 1;
+          } else if (highest < d - 1) {
+            from = highest;
+          } else {
+            return false;
+          }
+        } else {
+          return false;
+        }
+        if (--count[from] == 0) ours &= ~(1u << from);
+        if (to >= 0 && count[to]++ == 0) ours |= 1u << to;
+      }
+    }
+    return true;
+  }
+
+  // Whether one of the mover's checkers stands behind six points in a row that the opponent
+  // holds: it cannot come home this turn, so none can be borne off.
+  static bool behind_a_prime(const Position& p) noexcept {
+    const uint32_t held = rotate24_half(p.them.occ1()) & kBoardMask;
+    const uint32_t primes = held & held >> 1 & held >> 2 & held >> 3 & held >> 4 & held >> 5;
+    if (primes == 0) return false;
+    return (p.us.occ1() >> (std::countr_zero(primes) + 6)) != 0;
   }
 
   // Whether a play can lead from `from` to `to` (SequenceEnumerator::find prunes with it):
