@@ -48,7 +48,7 @@ struct GulBaraPolicy : LongBoardSteps<GulBaraPolicy> {
   // prime), every die moves a checker its number of pips, so the dice
   // played add up to no more than the checkers can travel (a cascade against a prime stops
   // where that runs out).
-  static int dice_bound(const Position& p, const DiceGroup* groups, int n) noexcept {
+  int dice_bound(const Position& p, const DiceGroup* groups, int n) const noexcept {
     int dice = 0, pips = 0;
     unsigned values = 0;
     for (int k = 0; k < n; ++k) {
@@ -57,7 +57,15 @@ struct GulBaraPolicy : LongBoardSteps<GulBaraPolicy> {
       values |= 1u << groups[k].d1 | 1u << groups[k].d2;
     }
     if (!behind_a_prime(p) && pips_to_home(p) < pips) return dice;  // one might be borne off
-    int left = travel_capacity(p, values);
+    // (the walks depend only on the opponent's points, which stand still through the turn,
+    // and on the dice values left: kept from one call to the next)
+    const uint32_t open = ~rotate24_half(p.them.occ1()) & kBoardMask;
+    if (open != walks_open_ || values != walks_values_) {
+      lowest_points(open, values, walks_lowest_);
+      walks_open_ = open;
+      walks_values_ = values;
+    }
+    int left = travel_capacity(p, walks_lowest_);
     int played = 0;
     for (int k = 0; k < n; ++k) {
       const DiceGroup g = groups[k];
@@ -145,6 +153,10 @@ struct GulBaraPolicy : LongBoardSteps<GulBaraPolicy> {
 
  private:
   int cascade_from_;
+  // dice_bound()'s walks: lowest_points() for walks_open_ and walks_values_
+  mutable uint32_t walks_open_ = 0;
+  mutable unsigned walks_values_ = 0;
+  mutable int8_t walks_lowest_[kPoints] = {};
 };
 
 struct GulBara : BearOffGame<GulBara> {

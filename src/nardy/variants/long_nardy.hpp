@@ -141,21 +141,27 @@ struct LongBoardSteps {
   // v: a die v) while none is borne off: each checker at most down to the lowest point that
   // some walk from its point reaches, landing only on points free of opponent checkers (they
   // stand still through the turn: nothing is hit). Any play of such dice moves its checkers
-  // no further, whatever else the variant's rules forbid.
-  static int travel_capacity(const Position& p, unsigned values) noexcept {
-    const uint32_t open = ~rotate24_half(p.them.occ1()) & kBoardMask;
-    int lowest[kPoints];
+  // no further, whatever else the variant's rules forbid. `lowest` is lowest_points()' table
+  // for the opponent's points and those values.
+  static int travel_capacity(const Position& p, const int8_t lowest[kPoints]) noexcept {
     int total = 0;
+    for (uint32_t ours = p.us.occ1() & kBoardMask; ours != 0; ours &= ours - 1) {
+      const int x = std::countr_zero(ours);
+      total += p.us.count(x) * (x - lowest[x]);
+    }
+    return total;
+  }
+  // For each point, the lowest point a walk of steps of the values in `values` reaches from
+  // it through the points in `open` (those free of opponent checkers).
+  static void lowest_points(uint32_t open, unsigned values, int8_t lowest[kPoints]) noexcept {
     for (int x = 0; x < kPoints; ++x) {
       int low = x;
       for (unsigned v = values; v != 0; v &= v - 1) {
         const int y = x - std::countr_zero(v);
-        if (y >= 0 && ((open >> y) & 1u)) low = std::min(low, lowest[y]);
+        if (y >= 0 && ((open >> y) & 1u)) low = std::min(low, int(lowest[y]));
       }
-      lowest[x] = low;
-      total += p.us.count(x) * (x - low);
+      lowest[x] = static_cast<int8_t>(low);
     }
-    return total;
   }
 
   // The pips the mover's checkers outside the home quarter need to come home (a turn of no
