@@ -486,3 +486,29 @@ def test_legal_actions_are_the_mask():
                     seen += 1
                     assert turn.play(int(rng.choice(got)))
         assert seen > 10, cls.name
+
+
+def test_a_cascade_of_millions_is_stepped_without_listing_it():
+    """Gul bara's 1-1 on the third turn from the start cascades through every double up to 6-6
+    (24 dice, 3.2 million distinct results): the masks need no list of them, and random masked
+    paths end on legal moves of the whole turn, as the turn's own search towards a result
+    (TurnMoveSet.resolve) finds them."""
+    v = nardy.GulBara()
+    engine = v.engine
+    start = nardy.Position.start(v).key
+    turn = _core.StepTurn(engine)
+    turn.begin(start, 1, 1, 3)
+    assert turn.length == 24
+    moves = engine.turn_legal(start, 1, 1, 3)
+    rng = random.Random(11)
+    ends = set()
+    for _ in range(20):
+        while not turn.done:
+            turn.play(rng.choice(turn.legal()))
+        assert turn.played == 24
+        found = moves.resolve(turn.key)
+        assert found is not None and len(found[0]) == 24
+        ends.add(turn.key)
+        while turn.undo():
+            pass
+    assert len(ends) > 1 and not moves.listed

@@ -1301,6 +1301,22 @@ class SequenceEnumerator {
     }
   }
 
+  // How many dice of groups[0..n) (n <= kMaxGroups, played in order) a move from pos plays,
+  // without listing the moves; `groups` must stay valid through the call.
+  int most_dice_groups(const Position& pos, const DiceGroup* groups, int n) {
+    if (n == 1) return base_.most_dice(pos, groups[0].d1, groups[0].d2, groups[0].size());
+    groups_ = groups;
+    n_groups_ = n;
+    rest_[n] = 0;
+    for (int k = n - 1; k >= 0; --k) rest_[k] = rest_[k + 1] + groups[k].size();
+    memo_.clear();
+    memo_size_ = 0;
+    listed_.fill(false);
+    const int most = reach(pos, 0);
+    end_groups();
+    return most;
+  }
+
   // A legal move of that turn leading to `target` (the unswapped result) and naming `named`
   // (-1: any), in `out`; false when none leads there. Where the policy has dice_sequence the
   // turn is not listed: the plays are searched group by group towards the target, each group's

@@ -122,8 +122,12 @@ class StepTurn {
   // Steps played so far, and the steps of every legal move of the turn (0 when it passes).
   [[nodiscard]] int played() const noexcept { return played_; }
   [[nodiscard]] int length() const noexcept { return length_; }
-  // The results of the legal complete moves, in the enumerator's order.
-  [[nodiscard]] const std::vector<Position>& results() const noexcept { return results_list_; }
+  // The results of the legal complete moves, in the enumerator's order. (A turn whose every
+  // die can be played is listed only when this is first asked: its masks need no list.)
+  [[nodiscard]] const std::vector<Position>& results() const {
+    if (!results_ready_) list_results();
+    return results_list_;
+  }
   // Once done: the double the move named (0: none) and whether the same player rolls again
   // after it (TurnMove::named / again).
   [[nodiscard]] int named() const noexcept { return named_; }
@@ -139,7 +143,11 @@ class StepTurn {
   int length_ = 0;
   int named_ = 0;
   bool again_ = false;
-  std::vector<Position> results_list_;
+  mutable bool results_ready_ = true;
+  mutable std::vector<Position> results_list_;
+
+ private:
+  virtual void list_results() const = 0;
 };
 
 namespace detail {
@@ -258,46 +266,43 @@ class StepTurnImpl final : public StepTurn {
     named_ = 0;
     again_ = false;
     n_choices_ = 1;
+    results_ready_ = true;
     choices_[0] = Choice{};
     choices_[0].groups[0] = DiceGroup{d1, d2};
     bool listed = false;
     const int t = turn < kLateTurn ? turn : kLateTurn;
     if constexpr (HasDiceSequence<P>) {
       if (turn > 0) {
-        choices_[0].n = policy_.dice_sequence(d1, d2, t, choices_[0].groups);
+        Choice& c = choices_[0];
+        c.n = policy_.dice_sequence(d1, d2, t, c.groups);
         if (!seq_) seq_ = std::make_unique<SequenceEnumerator<P>>(policy_);
-        seq_->generate(pos, d1, d2, t, turn_list_);
-        length_ = turn_list_.empty() ? 0 : turn_list_.dice_played();
-        choices_[0].length = length_;
-        for (const TurnMove& m : turn_list_) {
-          results_list_.push_back(m.result);
-          choice_results_.emplace_back(m.result, 0);
+        c.dice = 0;
+        for (int g = 0; g < c.n; ++g) c.dice += c.groups[g].size();
+        length_ = seq_->most_dice(pos, d1, d2, t);
+        c.length = length_;
+        c.full = length_ == c.dice;
+        if (c.full) {
+          defer_results(pos, d1, d2, t);  // (a cascade can have millions of results)
+        } else {
+          seq_->generate(pos, d1, d2, t, turn_list_);
+          for (const TurnMove& m : turn_list_) {
+            results_list_.push_back(m.result);
+            choice_results_.emplace_back(m.result, 0);
+          }
         }
         listed = true;
       }
     } else if constexpr (HasDiceChoices<P>) {
       if (turn > 0) {
-        // every choice of dice on its own (a named double: its own moves and length), the
-        // turn's moves those of them all, as SequenceEnumerator::generate lists them
+        // every choice of dice on its own (a named double: its own moves and length). A
+        // choice that plays every die needs no list: any sequence of legal steps playing them
+        // all is one of its moves. The others are listed, as SequenceEnumerator::generate lists
+        // them; the turn's whole list is made only when results() asks.
         DiceChoice dc[kMaxChoices];
         n_choices_ = policy_.dice_choices(d1, d2, t, dc);
         if (!seq_) seq_ = std::make_unique<SequenceEnumerator<P>>(policy_);
-        seq_->generate(pos, d1, d2, t, turn_list_);
-        length_ = turn_list_.empty() ? 0 : turn_list_.dice_played();
-        for (const TurnMove& m : turn_list_) results_list_.push_back(m.result);
-        // a roll played as it falls (no named die, no roll after it): the turn's moves are
-        // that one choice's, listed once
-        const bool plain = n_choices_ == 1 && dc[0].named == 0 && !dc[0].again;
-        if (plain) {
-          Choice& c = choices_[0];
-          c = Choice{};
-          for (int g = 0; g < dc[0].n; ++g) c.groups[g] = dc[0].groups[g];
-          c.n = dc[0].n;
-          c.dice = dc[0].dice();
-          c.length = length_;
-          for (const TurnMove& m : turn_list_) choice_results_.emplace_back(m.result, 0);
-        }
-        for (int k = 0; k < n_choices_ && !plain; ++k) {
+        length_ = 0;
+        for (int k = 0; k < n_choices_; ++k) {
           Choice& c = choices_[k];
           c = Choice{};
           for (int g = 0; g < dc[k].n; ++g) c.groups[g] = dc[k].groups[g];
@@ -306,11 +311,16 @@ class StepTurnImpl final : public StepTurn {
           c.named_from = dc[k].named_from;
           c.again = dc[k].again;
           c.dice = dc[k].dice();
-          c.length = seq_->generate_groups(pos, dc[k].groups, dc[k].n, choice_list_,
-                                           dc[k].named, dc[k].named_from);
-          if (choice_list_.empty()) c.length = 0;
-          for (const TurnMove& m : choice_list_) choice_results_.emplace_back(m.result, k);
+          c.length = seq_->most_dice_groups(pos, c.groups, c.n);
+          c.full = c.length == c.dice;
+          if (!c.full && c.length > 0) {
+            seq_->generate_groups(pos, dc[k].groups, dc[k].n, choice_list_, dc[k].named,
+                                  dc[k].named_from);
+            for (const TurnMove& m : choice_list_) choice_results_.emplace_back(m.result, k);
+          }
+          length_ = std::max(length_, c.length);
         }
+        defer_results(pos, d1, d2, t);
         listed = true;
       }
     }
@@ -323,7 +333,7 @@ class StepTurnImpl final : public StepTurn {
         choice_results_.emplace_back(m.result, 0);
       }
     }
-    if (!listed || n_choices_ == 1) {
+    if (!listed) {
       choices_[0].dice = 0;
       for (int g = 0; g < choices_[0].n; ++g) choices_[0].dice += choices_[0].groups[g].size();
     }
@@ -459,6 +469,7 @@ class StepTurnImpl final : public StepTurn {
     bool again = false;
     int dice = 0;    // every die of its groups
     int length = 0;  // dice its legal moves play (0: none)
+    bool full = false;  // its moves play every die (it is not listed)
   };
 
   // The node has played its choice's group before the named one in full: the next action
@@ -513,6 +524,21 @@ class StepTurnImpl final : public StepTurn {
     }
   }
 
+  // The turn's results, listed when results() first asks (begin() did not need them).
+  void defer_results(const Position& pos, int d1, int d2, int turn) {
+    results_ready_ = false;
+    deferred_ = {pos, d1, d2, turn};
+  }
+  void list_results() const override {
+    if constexpr (HasDiceSequence<P> || HasDiceChoices<P>) {
+      seq_->generate(deferred_.pos, deferred_.d1, deferred_.d2, deferred_.turn, deferred_list_);
+      results_list_.clear();
+      for (const TurnMove& m : deferred_list_) results_list_.push_back(m.result);
+      deferred_list_.clear();
+    }
+    results_ready_ = true;
+  }
+
   // The memo's tag of a node: every field packed without overlap, the policy's 32-bit state
   // tag on top (a tag bit cut off would let two different states share an entry).
   uint64_t key(const Node& node, int depth, bool need_result) const noexcept {
@@ -532,6 +558,7 @@ class StepTurnImpl final : public StepTurn {
   // a start state).
   bool reaches(const Node& node, int depth, bool need_result) {
     const Choice& c = choices_[node.choice];
+    need_result = need_result && !c.full;  // (a choice playing every die has no list)
     if (depth == c.length && !owes_name(node))
       return policy_.final_ok(node.s) && (!need_result || is_result(node.s.pos, node.choice));
     if (depth > c.length || (node.dice == 0 && node.group + 1 >= c.n)) return false;
@@ -594,6 +621,11 @@ class StepTurnImpl final : public StepTurn {
   MoveList list_;
   std::unique_ptr<SequenceEnumerator<P>> seq_;  // variants with dice sequences only
   TurnList turn_list_;
+  struct Deferred {
+    Position pos{};
+    int d1 = 0, d2 = 0, turn = 0;
+  } deferred_;                            // the turn results() lists on demand
+  mutable TurnList deferred_list_;
   int played_depth_ = 0;  // steps before the node children() expands (a new group's start)
   struct Cand {
     int action;
