@@ -152,15 +152,14 @@ class Table:
                 continue
             if g.phase is Phase.MOVE:
                 self._moves = g.legal_moves()
-                if not len(self._moves):
+                if not self._moves:  # (a whole turn's moves are not listed for this)
                     g.pass_turn()
                     self.plies += 1
                     continue
                 self._keys: dict[bytes, int] | None = None
                 self._afterstates: np.ndarray | None = None
                 if self.mode == "step":
-                    # a turn of several rolls (Gul bara's cascade) is stepped through whole,
-                    # as Game lists it
+                    # a turn of several rolls (Gul bara's cascade) is stepped through whole
                     self.turn.begin(g.position.key, *self._dice(), self._turn_number())
                 return
             raise AssertionError(f"unexpected phase {g.phase}")  # no cube: no other phase
@@ -192,6 +191,14 @@ class Table:
                 # variants' games list whole turns
                 assert isinstance(self._moves, TurnMoves)
                 self.play_move(self._moves.find(self.turn.key, self.turn.named))
+                return True
+            if isinstance(self._moves, TurnMoves):
+                # found by its result, without listing the turn (a cascade has millions)
+                found = self._moves._resolve_key(self.turn.key)
+                assert found is not None
+                self.game.play(found[1])  # type: ignore[union-attr]
+                self.plies += 1
+                self._advance()
                 return True
             if self._keys is None:
                 self._keys = {self._moves.key(i): i for i in range(len(self._moves))}
