@@ -1227,13 +1227,7 @@ class SequenceEnumerator {
       picked_dice_ = moved ? base_.dice_played() : 0;
       return moved;
     }
-    groups_ = groups;
-    n_groups_ = n;
-    rest_[n] = 0;
-    for (int k = n - 1; k >= 0; --k) rest_[k] = rest_[k + 1] + groups[k].size();
-    memo_.clear();
-    memo_size_ = 0;
-    listed_.fill(false);
+    use_groups(groups, n);
     Position p = pos;
     int k0 = 0, most = 0;
     // Most turns play every die. The first group's tries are made before anything says how
@@ -1305,13 +1299,7 @@ class SequenceEnumerator {
   // without listing the moves; `groups` must stay valid through the call.
   int most_dice_groups(const Position& pos, const DiceGroup* groups, int n) {
     if (n == 1) return base_.most_dice(pos, groups[0].d1, groups[0].d2, groups[0].size());
-    groups_ = groups;
-    n_groups_ = n;
-    rest_[n] = 0;
-    for (int k = n - 1; k >= 0; --k) rest_[k] = rest_[k + 1] + groups[k].size();
-    memo_.clear();
-    memo_size_ = 0;
-    listed_.fill(false);
+    use_groups(groups, n);
     const int most = reach(pos, 0);
     end_groups();
     return most;
@@ -1493,14 +1481,19 @@ class SequenceEnumerator {
   // pick_groups().
   void begin_groups(int d1, int d2, int turn) {
     if constexpr (requires(DiceGroup* g) { policy_.dice_sequence(d1, d2, turn, g); }) {
-      n_groups_ = policy_.dice_sequence(d1, d2, turn, own_groups_.data());
-      groups_ = own_groups_.data();
-      rest_[n_groups_] = 0;
-      for (int k = n_groups_ - 1; k >= 0; --k) rest_[k] = rest_[k + 1] + groups_[k].size();
-      memo_.clear();
-      memo_size_ = 0;
-      listed_.fill(false);
+      use_groups(own_groups_.data(),
+                 policy_.dice_sequence(d1, d2, turn, own_groups_.data()));
     }
+  }
+  // A search of groups[0..n) begins: the dice each suffix holds, an empty memo, no lists.
+  void use_groups(const DiceGroup* groups, int n) {
+    groups_ = groups;
+    n_groups_ = n;
+    rest_[n] = 0;
+    for (int k = n - 1; k >= 0; --k) rest_[k] = rest_[k + 1] + groups[k].size();
+    memo_.clear();
+    memo_size_ = 0;
+    listed_.fill(false);
   }
   void end_groups() {
     if (memo_size_ > kKeptMemo) memo_ = Memo{};
