@@ -372,7 +372,10 @@ class Game(Turns, CubeActions, GameFormats):
         return self._result
 
     def legal_moves(self) -> LegalMoves:
-        """The legal moves for the current dice (empty: the player must pass)."""
+        """The legal moves for the current dice (empty: the player must pass). Where a turn
+        can be several rolls (``variant.sequence_turns``) a :class:`TurnMoves`, listed only
+        when read by index or counted: ``in``, ``bool`` and :meth:`play` with a move or its
+        notation search the turn instead (a Gul bara cascade can have millions of moves)."""
         if self._phase is not Phase.MOVE:
             raise GameStateError(f"no dice to play: the game is in phase {self._phase}")
         if self._legal is None:
@@ -386,7 +389,8 @@ class Game(Turns, CubeActions, GameFormats):
 
     def move_count(self) -> int:
         """How many legal moves the current dice allow (0: the player must pass), without
-        building them: with :meth:`play` by index, the fast path for bots and self-play."""
+        building them: with :meth:`play` by index, the fast path for bots and self-play. (A
+        whole turn of several rolls is listed in the core to be counted.)"""
         if self._phase is not Phase.MOVE:
             raise GameStateError(f"no dice to play: the game is in phase {self._phase}")
         return len(self._moves)
