@@ -286,15 +286,15 @@ class Turns(GameCore):
                 self.pass_turn()
                 return
             # a whole turn's move is found without listing the turn (a cascade can have
-            # millions); a roll's by its index
-            found = legal._resolve(move) if isinstance(legal, TurnMoves) else None
+            # millions); a roll's by its index (one roll never rolls again)
+            if isinstance(legal, TurnMoves):
+                found = legal._resolve(move)
+            else:
+                idx = legal.index_of(move)
+                found = None if idx < 0 else (legal.key(idx), legal[idx], False)
             if found is None:
-                idx = -1 if isinstance(legal, TurnMoves) else legal.index_of(move)
-                if idx < 0:
-                    raise IllegalMoveError(f"{move.notation(pos.variant, pos.turn)} is not "
-                                           f"legal for {dice[0]}-{dice[1]} in {pos!r}")
-                found = (legal.key(idx), legal[idx], bool(self._moves.again(idx))
-                         if self._variant.names_dice else False)
+                raise IllegalMoveError(f"{move.notation(pos.variant, pos.turn)} is not "
+                                       f"legal for {dice[0]}-{dice[1]} in {pos!r}")
             key, canonical, rolls_again = found
             # Keep the caller's steps when each is one die (their order is the record's); a
             # chain written as one step (24/13) is recorded as the canonical single-die steps.
