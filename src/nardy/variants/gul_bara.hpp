@@ -45,9 +45,8 @@ struct GulBaraPolicy : LongBoardSteps<GulBaraPolicy> {
   // At most how many dice of groups[0..n), played in order, a move from p can play (the
   // dice-sequence lookahead stops searching once a play reaches it). While the turn cannot
   // bear a checker off (too few pips to bring every checker home, or a checker behind a
-  // prime), every die moves a checker its number of pips, so the dice
-  // played add up to no more than the checkers can travel (a cascade against a prime stops
-  // where that runs out).
+  // prime), every die moves a checker its number of pips, so the dice played add up to no
+  // more than the checkers can travel (a cascade against a prime stops where that runs out).
   int dice_bound(const Position& p, const DiceGroup* groups, int n) const noexcept {
     int dice = 0, pips = 0;
     unsigned values = 0;
