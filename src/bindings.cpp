@@ -495,11 +495,12 @@ Empty when the player cannot move (the turn passes).)doc")
                        ShlemEnd end, int pass_limit, bool no_hit_and_hide,
                        int cascade_from_turn, bool pinned_bear_off, FevgaFirst fevga_first,
                        FevgaPrime fevga_prime, bool fevga_start_quarter, int fevga_their_quarter,
-                       bool no_hit_and_run) {
+                       bool no_hit_and_run, bool cascade_counts_rolls) {
              Rules r;
              if (cascade_from_turn < 0 || cascade_from_turn > 255)
                throw py::value_error("cascade_from_turn must be 0..255");
              r.cascade_from_turn = static_cast<uint8_t>(cascade_from_turn);
+             r.cascade_counts_rolls = cascade_counts_rolls;
              r.no_hit_and_hide = no_hit_and_hide;
              r.no_hit_and_run = no_hit_and_run;
              r.plakoto_pinned_bear_off = pinned_bear_off;
@@ -526,9 +527,17 @@ Empty when the player cannot move (the turn passes).)doc")
            py::arg("fevga_first") = FevgaFirst::PastStart,
            py::arg("fevga_prime") = FevgaPrime::OnePointBehind,
            py::arg("fevga_start_quarter") = true, py::arg("fevga_their_quarter") = 6,
-           py::arg("no_hit_and_run") = false)
+           py::arg("no_hit_and_run") = false, py::arg("cascade_counts_rolls") = false)
       .def_property_readonly("has_sequences", &Engine::has_sequences,
                              "Whether a roll may give a turn of several groups of dice.")
+      .def("turn_at", [](const Engine& e, int first_turn, int ply) {
+        if (first_turn < 1) raise_error("Error", "first_turn must be >= 1");
+        if (ply < 0) raise_error("Error", "ply must be >= 0");
+        return e.turn_at(std::min(first_turn, kLateTurn), std::min(ply, 2 * kLateTurn));
+      }, py::arg("first_turn"), py::arg("ply"),
+         "The mover's turn number, as the rules read it, at ply `ply` of a game whose player "
+         "on roll at ply 0 rolled first there, on his turn `first_turn` (first_turn + ply // 2 "
+         "unless the rules count turns over the game's rolls).")
       .def("turn_moves", [](Engine& e, const Key& k, int d1, int d2, int turn, bool again) {
         check_dice(d1, d2);
         if (turn < 1) raise_error("Error", "turn must be >= 1");

@@ -125,21 +125,25 @@ def test_games_equal_game_objects(name: str) -> None:
     assert ended >= 2  # episode boundaries and their rewards were compared
 
 
-def test_turns_of_several_rolls() -> None:
+@pytest.mark.parametrize("count,seed,plies", [("each-player", 8, 20), ("game-rolls", 9, 6)])
+def test_turns_of_several_rolls(count: str, seed: int, plies: int) -> None:
     # Gul bara's doubles cascade: the afterstates are the whole turn's, on the mover's turn
-    # number (1 + plies // 2 from the start, passes counted), as Engine.turn_moves lists them
+    # number (1 + plies // 2 from the start, passes counted; counted over the game's rolls,
+    # the second roller's one ahead: 1 + (plies + 1) // 2), as Engine.turn_moves lists them
     # (seed 8: in its first 20 plies the doubles after turn 2 are 4-4 or 5-5, whose cascades
-    # list a few dozen moves; 1-1 from the start lists 3.2 million)
-    v = nardy.find_variant("gul bara")()
+    # list a few dozen moves; 1-1 from the start lists 3.2 million; seed 9 rolls 5-5 on the
+    # game's fourth roll, the second roller's turn 2, and bigger cascades later)
+    v = nardy.find_variant("gul bara")(cascade_count=count)
+    ahead = int(count == "game-rolls")
     env = VectorEnv(v, 2)
-    obs = env.reset(8)
+    obs = env.reset(seed)
     rng = np.random.default_rng(0)
     cascades = 0
-    for _ in range(20):
+    for _ in range(plies):
         boards = np.array(env.boards)
         for i, p in enumerate(batch.from_array(boards, v)):
             d1, d2 = (int(x) for x in env.dice[i])
-            turn = 1 + int(env.plies[i]) // 2
+            turn = 1 + (int(env.plies[i]) + ahead) // 2
             played, moves = v.engine.turn_moves(p.key, d1, d2, turn)
             rows = np.array(obs.afterstates[obs.offsets[i]:obs.offsets[i + 1]])
             got = nardy._core.batch_keys(v.engine, np.ascontiguousarray(rows), False)

@@ -422,7 +422,7 @@ class TurnMoveSet:
         The legal move leading to the key (naming `named`; -1: any) as (steps, named die, again), or None; found without listing the moves when they are not listed yet.
         """
 class Engine:
-    def __init__(self, variant: Variant, head_rule: HeadRule = ..., block_check_at_end: bool = False, shlem_stage: ShlemStage = ..., shlem_end: ShlemEnd = ..., shlem_pass_limit: typing.SupportsInt | typing.SupportsIndex = 4, no_hit_and_hide: bool = False, cascade_from_turn: typing.SupportsInt | typing.SupportsIndex = 3, pinned_bear_off: bool = False, fevga_first: FevgaFirst = ..., fevga_prime: FevgaPrime = ..., fevga_start_quarter: bool = True, fevga_their_quarter: typing.SupportsInt | typing.SupportsIndex = 6, no_hit_and_run: bool = False) -> None:
+    def __init__(self, variant: Variant, head_rule: HeadRule = ..., block_check_at_end: bool = False, shlem_stage: ShlemStage = ..., shlem_end: ShlemEnd = ..., shlem_pass_limit: typing.SupportsInt | typing.SupportsIndex = 4, no_hit_and_hide: bool = False, cascade_from_turn: typing.SupportsInt | typing.SupportsIndex = 3, pinned_bear_off: bool = False, fevga_first: FevgaFirst = ..., fevga_prime: FevgaPrime = ..., fevga_start_quarter: bool = True, fevga_their_quarter: typing.SupportsInt | typing.SupportsIndex = 6, no_hit_and_run: bool = False, cascade_counts_rolls: bool = False) -> None:
         ...
     def apply(self, arg0: bytes, arg1: collections.abc.Sequence[collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex]]) -> typing.Any:
         """
@@ -461,6 +461,10 @@ class Engine:
     def turn_legal(self, key: bytes, d1: typing.SupportsInt | typing.SupportsIndex, d2: typing.SupportsInt | typing.SupportsIndex, turn: typing.SupportsInt | typing.SupportsIndex) -> TurnMoveSet:
         """
         The legal moves of the whole turn the roll gives on the mover's turn number `turn` (a TurnMoveSet: listed when first read by index, nothing made in Python until asked).
+        """
+    def turn_at(self, first_turn: typing.SupportsInt | typing.SupportsIndex, ply: typing.SupportsInt | typing.SupportsIndex) -> int:
+        """
+        The mover's turn number, as the rules read it, at ply `ply` of a game whose player on roll at ply 0 rolled first there, on his turn `first_turn` (first_turn + ply // 2 unless the rules count turns over the game's rolls).
         """
     def turn_moves(self, key: bytes, d1: typing.SupportsInt | typing.SupportsIndex, d2: typing.SupportsInt | typing.SupportsIndex, turn: typing.SupportsInt | typing.SupportsIndex, again: bool = False) -> tuple:
         """

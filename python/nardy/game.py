@@ -176,6 +176,9 @@ class Game(Turns, CubeActions, GameFormats):
             self._start = position
             self._position = position
             self._starter = position.turn if starter is None else starter
+            # the turns are counted from the starter's: a second roller on roll here is a
+            # ply behind him
+            self._plies = int(self._starter != position.turn)
             self._phase = Phase.ROLL
             if not v.bears_off:
                 self._check_status_end()
@@ -381,7 +384,7 @@ class Game(Turns, CubeActions, GameFormats):
         if self._legal is None:
             if self._variant.sequence_turns:
                 self._legal = TurnMoves._make(  # type: ignore[assignment]
-                    self._position, self._dice, self.turn_number,  # type: ignore[arg-type]
+                    self._position, self._dice, self._counted_turn,  # type: ignore[arg-type]
                     self._moves)
             else:
                 self._legal = self._position.legal_moves(self._dice)  # type: ignore[arg-type]

@@ -41,8 +41,10 @@ def perft(position: Position, depth: int, rolls: int = 21, first_turn: int | Non
     (the turn passes) and a finished game has none. Runs in C++ with the GIL released.
 
     In a variant whose turns depend on the mover's turn number (``sequence_turns``, e.g. Gul
-    bara's cascade), ply p is played on turn ``first_turn + p // 2``; by default the starting
-    position is turn 1 and any other position a turn past the opening rules.
+    bara's cascade), the player on roll rolls first, on turn ``first_turn``, and ply p is
+    played on turn ``first_turn + p // 2`` (where the rules count turns over the game's rolls,
+    ``variant.engine.turn_at(first_turn, p)``: the second roller's one ahead); by default the
+    starting position is turn 1 and any other position a turn past the opening rules.
 
     ``table_mb``: memory for a transposition table (MB; 0, the default: none). It remembers
     the count of each subtree by its whole position and depth, so a position reached again
@@ -90,14 +92,14 @@ def _rolls(ordered: bool) -> list[tuple[tuple[int, int], int]]:
 
 def _divide_turns(position: Position, depth: int, ordered: bool,
                   first_turn: int) -> list[tuple[tuple[int, int], int]]:
-    # The core's perft_turn numbers the turns from its root: the root's ply p is on turn
-    # first_turn + p // 2. Below the first roll the opponent moves on the same turn number
-    # as the root's mover, which a root of its own cannot say, so the first two plies are
-    # walked here and the core counts from the grandchildren (on turn first_turn + 1).
+    # The core's perft_turn numbers the turns from its root, whose mover rolls first: ply p
+    # is on turn engine.turn_at(first_turn, p). The opponent below the first roll rolls
+    # second, which a root of its own cannot say, so the first two plies are walked here and
+    # the core counts from the grandchildren (their mover's turn is turn_at(first_turn, 2)).
     engine = position.variant.engine
     swap = _core.swap
-    late = first_turn >= LATE_TURN
-    next_turn = LATE_TURN if late else first_turn + 1
+    second_turn = engine.turn_at(first_turn, 1)
+    next_turn = engine.turn_at(first_turn, 2)
 
     def finished(key: bytes) -> bool:
         return engine.game_end(key) is not None
@@ -118,7 +120,7 @@ def _divide_turns(position: Position, depth: int, ordered: bool,
                 continue
             for dice2, w2 in rolls:
                 sub = 0
-                for grandchild in children(child, dice2, first_turn):
+                for grandchild in children(child, dice2, second_turn):
                     if depth == 2:
                         sub += 1
                     else:

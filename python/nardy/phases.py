@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 from nardy import _core
 from nardy import _validate as _v
 from nardy.errors import GameStateError, IllegalMoveError
-from nardy.position import PASS, LegalMoves, Move, Position, TurnMoves, _find_notation
+from nardy.position import PASS, LegalMoves, Move, Position, TurnMoves, _denoted_move
 from nardy.results import Action, Result, color_arg, color_name
 from nardy.variants import BLACK, WHITE, Variant
 
@@ -99,23 +99,33 @@ class GameCore:
     _position: Position
     _phase: Phase
     _starter: int | None
-    _plies: int          # turns played (moves and passes) since the game's start position
-    _first_turn: int     # the turn number of the first of them
+    _plies: int          # turns played (moves and passes) since the starter's turn
+                         # _first_turn (1 at a start position with the second roller on roll)
+    _first_turn: int     # the turn number of the game's first round (the starter's turn, then
+                         # the second roller's)
 
     @property
     def turn_number(self) -> int:
         """The number of the turn of the player on roll, counted for each player (1: his
         first; a passed turn counts). Gul bara's cascade depends on it. From the opening both
-        players start at 1; a game from a position starts at its ``turn_number``. A roll
+        players start at 1; a game from a position starts at its ``turn_number`` (the
+        starter's next turn is one more when the player on roll there rolled second). A roll
         again after a move (Acey-deucey's 1-2 with its named double) is part of the same turn:
         the number does not change."""
         return self._first_turn + self._plies // 2
+
+    @property
+    def _counted_turn(self) -> int:
+        """The mover's turn number as the rules read it: :attr:`turn_number`, or one ahead
+        for the player who rolled second where the rules count turns over the game's rolls
+        (Gul bara's ``cascade_count="game-rolls"``)."""
+        return int(self._engine.turn_at(self._first_turn, self._plies))
 
     def _list_moves(self, pos: Position, dice: tuple[int, int]) -> Any:
         """The core's moves of the turn the dice give: the whole turn, on the mover's turn
         number, where a turn can be several rolls (``sequence_turns``)."""
         if self._variant.sequence_turns:
-            return self._engine.turn_legal(pos.key, dice[0], dice[1], self.turn_number)
+            return self._engine.turn_legal(pos.key, dice[0], dice[1], self._counted_turn)
         return self._engine.legal(pos.key, dice[0], dice[1])
 
     def _snapshot(self) -> tuple[Any, ...]:
@@ -299,7 +309,7 @@ class Turns(GameCore):
             # Keep the caller's steps when each is one die (their order is the record's); a
             # chain written as one step (24/13) is recorded as the canonical single-die steps.
             mv = move if pos.variant.one_die_each(move.steps, canonical.steps, dice,
-                                                  self.turn_number) \
+                                                  self._counted_turn) \
                 else canonical
         snap = self._snapshot()
         mover = pos.turn
@@ -333,22 +343,8 @@ class Turns(GameCore):
 
     def _parse(self, text: str, legal: Any) -> Move:
         """The legal move (of ``legal``, the current dice's) that ``text`` denotes."""
-        if isinstance(legal, TurnMoves) and not self._variant.names_dice:
-            finder = legal._finder()
-            found = _find_notation(self._position, text, finder)
-            if found is None:
-                return PASS
-            if finder.found is None:
-                d = self._dice or (0, 0)
-                raise IllegalMoveError(f"{text!r} is not a legal move for {d[0]}-{d[1]}")
-            return finder.found[1]
-        idx = _find_notation(self._position, text, legal)
-        if idx is None:
-            return PASS
-        if idx < 0:
-            d = self._dice or (0, 0)
-            raise IllegalMoveError(f"{text!r} is not a legal move for {d[0]}-{d[1]}")
-        return legal[idx]  # type: ignore[no-any-return]
+        move = _denoted_move(self._position, text, legal, self._dice or (0, 0))
+        return PASS if move is None else move
 
     def _after_move(self, mover: int, finished: bool, passed: bool = False,
                     again: bool = False) -> None:

@@ -449,40 +449,52 @@ class Position:
         player cannot move (then :meth:`pass_turn`)."""
         raise NotImplementedError  # the core's method replaces this one at import (below)
 
-    def turn_moves(self, dice: Sequence[int], turn_number: int) -> LegalMoves | TurnMoves:
+    def turn_moves(self, dice: Sequence[int], turn_number: int, *,
+                   first_roller: bool = True) -> LegalMoves | TurnMoves:
         """The legal moves of the whole turn that the roll gives on the mover's
         ``turn_number``-th turn (1: his first). In a variant whose turn can be several rolls
         (``variant.sequence_turns``: Gul bara's cascade) a :class:`TurnMoves`; in the others
-        the turn number changes nothing and this is :meth:`legal_moves`."""
+        the turn number changes nothing and this is :meth:`legal_moves`. ``first_roller``:
+        whether the mover rolled first in the game, which matters only where the rules count
+        turns over the game's rolls (Gul bara's ``cascade_count="game-rolls"``)."""
         dice = _check_dice(dice)
         n = _validate.integer(turn_number, "turn_number", 1, _validate.C_INT_MAX)
+        first = _validate.boolean(first_roller, "first_roller")
         if not self._variant.sequence_turns:
             return self.legal_moves(dice)
-        return TurnMoves._make(self, dice, n)
+        return TurnMoves._make(self, dice, self._variant.engine.turn_at(n, 0 if first else 1))
 
-    def _moves_for(self, dice: tuple[int, int], turn_number: int | None) -> Any:
-        return self.legal_moves(dice) if turn_number is None else self.turn_moves(dice,
-                                                                                  turn_number)
+    def _moves_for(self, dice: tuple[int, int], turn_number: int | None,
+                   first_roller: bool) -> Any:
+        return self.legal_moves(dice) if turn_number is None else self.turn_moves(
+            dice, turn_number, first_roller=first_roller)
 
     def play(self, move: Move | str, dice: Sequence[int], *,
-             turn_number: int | None = None) -> Position:
+             turn_number: int | None = None, first_roller: bool = True) -> Position:
         """The position after a validated move (a :class:`Move` or notation) for the roll,
         with the opponent on roll. Raises :class:`IllegalMoveError` if it is not legal.
-        ``turn_number``: the mover's turn number, for a whole turn of :meth:`turn_moves`."""
+        ``turn_number`` and ``first_roller``: the mover's turn, for a whole turn of
+        :meth:`turn_moves`."""
         dice = _validate.dice(dice)
-        moves = self._moves_for(dice, turn_number)
+        moves = self._moves_for(dice, turn_number, first_roller)
         if isinstance(move, str):
-            move = self.parse_move(move, dice, turn_number=turn_number)
+            move = self.parse_move(move, dice, turn_number=turn_number, first_roller=first_roller)
         elif not isinstance(move, Move):
             raise InvalidNotationError(
                 f"a move must be a Move or notation text, not {type(move).__name__}")
         if not moves and not move:
             return self.pass_turn()
-        idx = moves.index_of(move)
-        if idx < 0:
+        if isinstance(moves, TurnMoves):
+            # found by its result, without listing the turn (a cascade has millions)
+            found = moves._resolve(move)
+            key = None if found is None else found[0]
+        else:
+            idx = moves.index_of(move)
+            key = None if idx < 0 else moves.key(idx)
+        if key is None:
             raise IllegalMoveError(f"{move.notation(self._variant, self._turn)} is not legal "
                                    f"for {dice[0]}-{dice[1]} in {self!r}")
-        return self._raw(self._variant, _core.swap(moves.key(idx)), 1 - self._turn)
+        return self._raw(self._variant, _core.swap(key), 1 - self._turn)
 
     def play_unchecked(self, move: Move) -> Position:
         """Fast path: applies the steps without checking the dice or whole-turn rules. Each
@@ -497,20 +509,18 @@ class Position:
         return self._raw(self._variant, _core.swap(self._key), 1 - self._turn)
 
     def parse_move(self, text: str, dice: Sequence[int], *,
-                   turn_number: int | None = None) -> Move:
+                   turn_number: int | None = None, first_roller: bool = True) -> Move:
         """The legal move that ``text`` denotes for the roll (chains like ``24/13`` allowed;
-        with ``turn_number``, a move of the whole turn of :meth:`turn_moves`).
-        Raises :class:`InvalidNotationError` or :class:`IllegalMoveError`."""
+        with ``turn_number`` and ``first_roller``, a move of the whole turn of
+        :meth:`turn_moves`). Raises :class:`InvalidNotationError` or :class:`IllegalMoveError`."""
         dice = _check_dice(dice)
-        moves = self._moves_for(dice, turn_number)
-        idx = _find_notation(self, text, moves)
-        if idx is None:
+        moves = self._moves_for(dice, turn_number, first_roller)
+        move = _denoted_move(self, text, moves, dice)
+        if move is None:
             if moves:
                 raise IllegalMoveError(f"cannot pass with {dice[0]}-{dice[1]}: a move is possible")
             return PASS
-        if idx < 0:
-            raise IllegalMoveError(f"{text!r} is not a legal move for {dice[0]}-{dice[1]}")
-        return moves[idx]  # type: ignore[no-any-return]
+        return move
 
     # -- value semantics -----------------------------------------------------------------
     def copy(self) -> Position:
@@ -545,6 +555,25 @@ class Position:
         from nardy.textboard import board
 
         return board(self)
+
+
+def _denoted_move(pos: Position, text: str, moves: Any, dice: tuple[int, int]) -> Move | None:
+    """The move of ``moves`` (``pos``'s legal moves for ``dice``) that ``text`` denotes, None
+    for ``pass``; a whole turn's is found without listing it. Raises
+    :class:`IllegalMoveError` when the text is no legal move."""
+    if isinstance(moves, TurnMoves) and not pos.variant.names_dice:
+        finder = moves._finder()
+        if _find_notation(pos, text, finder) is None:
+            return None
+        if finder.found is None:
+            raise IllegalMoveError(f"{text!r} is not a legal move for {dice[0]}-{dice[1]}")
+        return finder.found[1]
+    idx = _find_notation(pos, text, moves)
+    if idx is None:
+        return None
+    if idx < 0:
+        raise IllegalMoveError(f"{text!r} is not a legal move for {dice[0]}-{dice[1]}")
+    return moves[idx]  # type: ignore[no-any-return]
 
 
 def _find_notation(pos: Position, text: str, moves: Any) -> int | None:

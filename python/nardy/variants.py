@@ -726,7 +726,9 @@ class GulBara(LongNardy):
     ``cascade_from_turn``-th turn on, a double is followed by every higher double up to 6-6,
     each played only if the one before was played in full (docs/rules/gul-bara.md). A turn
     can then be up to 24 steps; its moves depend on the mover's turn number, which the game
-    layer counts (:meth:`turn_moves`)."""
+    layer counts (:meth:`turn_moves`). With ``cascade_count="game-rolls"`` the turns are
+    counted over the game's rolls, so the player who rolled second cascades a turn earlier
+    (from the default's third turn: after the game's first three rolls)."""
 
     name = "gul-bara"
     aliases = ("gul bara", "rosespring", "rosespring backgammon", "crazy narde", "гюлбара")
@@ -734,6 +736,9 @@ class GulBara(LongNardy):
     options: ClassVar[dict[str, tuple[Any, tuple[Any, ...]]]] = {
         # each player's turn from which doubles cascade (0: never): sources differ
         "cascade_from_turn": (3, tuple(range(0, 10))),
+        # whose turns count: each player's own, or the game's rolls (the second roller's turn
+        # t is the game's roll 2t, read as turn t + 1)
+        "cascade_count": ("each-player", ("each-player", "game-rolls")),
     }
     scorings = ("gul_bara",)
     last_roll_draw_allowed = False
@@ -742,7 +747,8 @@ class GulBara(LongNardy):
     max_turn_steps = 24  # 1-1 and every higher double
 
     def _make_engine(self) -> _core.Engine:
-        return _core.Engine(self.core_variant, cascade_from_turn=self.rules["cascade_from_turn"])
+        return _core.Engine(self.core_variant, cascade_from_turn=self.rules["cascade_from_turn"],
+                            cascade_counts_rolls=self.rules["cascade_count"] == "game-rolls")
 
     @property
     def turn_numbers_matter(self) -> bool:

@@ -66,8 +66,10 @@ class EngineCore {
   // Turns of several rolls (enumerator.hpp's SequenceEnumerator): whether the variant has
   // them, a turn's moves on the mover's turn number `turn` (the dice played returned), and
   // perft with the root's mover on turn `first_turn` (ply p is played on turn
-  // first_turn + p / 2). Variants without them list generate()'s moves, whatever the turn.
+  // turn_at(first_turn, p), first_turn + p / 2 unless the rules count turns over the game's
+  // rolls). Variants without them list generate()'s moves, whatever the turn.
   virtual bool has_sequences() const noexcept = 0;
+  virtual int turn_at(int first_turn, int ply) const noexcept = 0;
   virtual int generate_turn(const Position& pos, int d1, int d2, int turn, TurnList& out) = 0;
   // The dice the turn plays (0: it passes), and a move of it leading to the unswapped result
   // `target` and naming `named` (-1: any; false when none), without listing a long turn.
@@ -137,6 +139,11 @@ class Engine {
   // The whole turn the roll gives on the mover's turn number `turn` (kLateTurn: unknown),
   // every step of it; see EngineCore::generate_turn.
   [[nodiscard]] bool has_sequences() const noexcept { return core_->has_sequences(); }
+  // The mover's turn number at ply `ply` of a game whose first roller there is on turn
+  // `first_turn` (EngineCore::turn_at).
+  [[nodiscard]] int turn_at(int first_turn, int ply) const noexcept {
+    return core_->turn_at(first_turn, ply);
+  }
   int generate_turn(const Position& pos, int d1, int d2, int turn, TurnList& out) {
     return core_->generate_turn(pos, d1, d2, turn, out);
   }

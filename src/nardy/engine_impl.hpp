@@ -100,6 +100,10 @@ class EngineImpl final : public EngineCore {
     }
   }
 
+  int turn_at(int first_turn, int ply) const noexcept override {
+    return nardy::turn_at(policy_, first_turn, ply);
+  }
+
   int turn_dice_played(const Position& pos, int d1, int d2, int turn) override {
     if constexpr (kSequences) {
       return seq_->most_dice(pos, d1, d2, turn);
@@ -205,8 +209,7 @@ class EngineImpl final : public EngineCore {
           // turns. The random policy's move of a dice sequence or a dice choice is made alone
           // (SequenceEnumerator::pick_groups, pick_choice); otherwise the turn is listed whole.
           if (seq_turn_start_ < 0) seq_turn_start_ = is_start(start) ? 1 : kLateTurn;
-          const int turn = seq_turn_start_ == kLateTurn ? kLateTurn
-                                                        : seq_turn_start_ + static_cast<int>(ply / 2);
+          const int turn = nardy::turn_at(policy_, seq_turn_start_, static_cast<int>(ply));
           const bool alone = policy == RolloutPolicy::Random;
           if (alone) {
             Position next;
@@ -406,7 +409,7 @@ class EngineImpl final : public EngineCore {
     if (depth == 0) return 1;
     if (V::finished(pos, rules_)) return 0;
     if (poll) (*poll)();
-    const int turn = first_turn >= kLateTurn ? kLateTurn : first_turn + ply / 2;
+    const int turn = nardy::turn_at(policy_, first_turn, ply);
     TurnList& list = *turn_lists_[depth];
     uint64_t total = 0;
     for (const Roll& r : rolls(ordered)) {

@@ -1018,6 +1018,19 @@ class Enumerator {
 
 inline constexpr int kLateTurn = 1 << 20;  // a turn number past every opening rule
 
+// The mover's turn number, as dice_sequence() reads it, at ply `ply` of a game whose player on
+// roll at ply 0 rolled first there, on his turn `first_turn` (kLateTurn: unknown). Each player
+// counts his own turns unless the policy says otherwise (turn_at(first_turn, ply)).
+template <class P>
+int turn_at(const P& policy, int first_turn, int ply) noexcept {
+  if (first_turn >= kLateTurn) return kLateTurn;
+  if constexpr (requires { policy.turn_at(first_turn, ply); }) {
+    return policy.turn_at(first_turn, ply);
+  } else {
+    return first_turn + ply / 2;
+  }
+}
+
 struct DiceGroup {
   int d1 = 0;
   int d2 = 0;

@@ -52,6 +52,8 @@ struct Rules {
   uint8_t shlem_pass_limit = 4;  // Shlem: consecutive passed turns that end the game (0: never)
   uint8_t cascade_from_turn = 3;  // Gul bara: each player's turn from which doubles cascade
                                  // (0: never)
+  bool cascade_counts_rolls = false;  // Gul bara: the turns are counted over the game's rolls
+                                      // (the second player's one ahead of his own count)
   bool plakoto_pinned_bear_off = false;  // Plakoto: a side may bear off while one of its
                                          // checkers is pinned in its home board
   FevgaFirst fevga_first = FevgaFirst::PastStart;

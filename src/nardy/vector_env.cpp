@@ -104,8 +104,8 @@ void VectorEnv::to_decision(Chunk& c, size_t i, int mover, float* reward, uint8_
     }
     dice_from_word(stream_draw(g.key, 2 * uint64_t{g.ply}), g.d1, g.d2);
     // the mover's turn number where a turn can be several rolls (the rollouts' count: the
-    // start position is turn 1 of either player, passes are turns)
-    const int turn_number = sequences_ ? 1 + static_cast<int>(g.ply / 2) : 0;
+    // start position is turn 1 of the first roller, passes are turns)
+    const int turn_number = sequences_ ? c.engine.turn_at(1, static_cast<int>(g.ply)) : 0;
     size_t m = 0;
     if (obs_.steps) {
       StepTurn& turn = *c.turns[i - c.begin];

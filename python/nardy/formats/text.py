@@ -62,7 +62,8 @@ class TextState:
     ``turn_number`` the turn number of the player on roll, where the variant's moves depend
                     on it (Gul bara's cascade; :attr:`Variant.turn_numbers_matter`)
     ``opening``     the game waits for its opening throw
-    ``starter``     the colour that moved first (written where the long-nardy draw needs it)
+    ``starter``     the colour that moved first (written where the long-nardy draw or the
+                    turn count needs it)
     ``last_roll``   the long-nardy last roll of the draw rule is being played
     ``over``        the game is over: the winning colour, or ``"draw"``
     ``match_length``/``score``  the match (length 0 = money play) and (white, black) points
@@ -515,10 +516,14 @@ def _game_state(game: Any, **extra: Any) -> TextState:
     passes = getattr(game, "passes", None)
     if game.variant.counts_passes and isinstance(passes, int):
         kw["passes"] = passes
-    if (game.variant.turn_numbers_matter and phase is not Phase.OPENING
-            and game.turn_number < LATE_TURN):
+    counts_turns = (game.variant.turn_numbers_matter and phase is not Phase.OPENING
+                    and game.turn_number < LATE_TURN)
+    if counts_turns:
         kw["turn_number"] = game.turn_number
-    if game.rules.last_roll_draw and game.starter is not None and phase is not Phase.OPENING:
+    # the starter says whose turns come first: the opponent of a second roller on roll is a
+    # turn ahead of him
+    if ((game.rules.last_roll_draw or counts_turns) and game.starter is not None
+            and phase is not Phase.OPENING):
         kw["starter"] = game.starter
     if game.is_last_roll and phase is not Phase.OVER:
         kw["last_roll"] = True

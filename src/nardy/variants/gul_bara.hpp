@@ -22,7 +22,8 @@ struct GulBaraPolicy : LongBoardSteps<GulBaraPolicy> {
     uint32_t theirs = 0;  // points holding any opponent checker, mover's coordinates
   };
 
-  explicit GulBaraPolicy(const Rules& rules = {}) : cascade_from_(rules.cascade_from_turn) {}
+  explicit GulBaraPolicy(const Rules& rules = {})
+      : cascade_from_(rules.cascade_from_turn), second_ahead_(rules.cascade_counts_rolls) {}
 
   static int begin_turn(const Position& pos, int, int, State out[2]) noexcept {
     out[0].pos = pos;
@@ -141,6 +142,13 @@ struct GulBaraPolicy : LongBoardSteps<GulBaraPolicy> {
     return true;
   }
 
+  // Counted over the game's rolls, the second player's turn t is the game's roll 2t, which
+  // the rule reads as the first player's turn t + 1 (roll 2t + 1) does: after the game's first
+  // 2 * cascade_from_ - 3 rolls every double cascades.
+  int turn_at(int first_turn, int ply) const noexcept {
+    return first_turn + (ply + (second_ahead_ ? 1 : 0)) / 2;
+  }
+
   // A double from turn cascade_from_ on: that double, then each higher one up to 6-6.
   int dice_sequence(int d1, int d2, int turn, DiceGroup out[kMaxGroups]) const noexcept {
     out[0] = DiceGroup{d1, d2};
@@ -152,6 +160,7 @@ struct GulBaraPolicy : LongBoardSteps<GulBaraPolicy> {
 
  private:
   int cascade_from_;
+  bool second_ahead_;
   // dice_bound()'s walks: lowest_points() for walks_open_ and walks_values_
   mutable uint32_t walks_open_ = 0;
   mutable unsigned walks_values_ = 0;
