@@ -569,6 +569,21 @@ Empty when the player cannot move (the turn passes).)doc")
          "The random rollout policy's move of the whole turn the roll gives on turn number "
          "`turn`, from the ply's 64-bit word: (key, same player rolls again), or None when the "
          "turn passes (nardy/rollout.hpp).")
+      .def("greedy_score", [](const Engine& e, const Key& k) {
+        return e.greedy_score(from_key(k));
+      }, py::arg("key"),
+         "The greedy rollout policy's score of a resulting position (unswapped: the mover's "
+         "view after his move; nardy/rollout.hpp).")
+      .def("turn_greedy", [](Engine& e, const Key& k, int d1, int d2, int turn) {
+        check_dice(d1, d2);
+        if (turn < 1) raise_error("Error", "turn must be >= 1");
+        Position result;
+        const int r = e.greedy_turn(from_key(k), d1, d2, std::min(turn, kLateTurn), result);
+        return r == 0 ? py::none() : py::object(py::make_tuple(to_key(result), r == 2));
+      }, py::arg("key"), py::arg("d1"), py::arg("d2"), py::arg("turn"),
+         "The greedy rollout policy's move of the whole turn the roll gives on turn number "
+         "`turn` (a cascade chosen group by group, without listing it): (key, same player "
+         "rolls again), or None when the turn passes (nardy/rollout.hpp).")
       .def("turn_legal", [](Engine& e, const Key& k, int d1, int d2, int turn) {
         check_dice(d1, d2);
         if (turn < 1) raise_error("Error", "turn must be >= 1");

@@ -62,22 +62,18 @@ void register_steps(py::module_& m) {
             raise_error("InvalidDiceError", "dice must be two integers from 1 to 6");
           if (turn < 0) raise_error("InvalidArgumentError", "turn must be >= 0");
           if (turn > 0 && e.has_sequences()) {
-            // the whole turn's moves (Engine.turn_legal's order), scored as rollouts do:
-            // the first of the best
+            // the rollouts' choice, found in the whole turn's moves (Engine.turn_legal's order)
+            const Position pos = position_from(key);
+            const int t = static_cast<int>(turn < kLateTurn ? turn : kLateTurn);
+            Position chosen;
+            const int r = e.greedy_turn(pos, d1, d2, t, chosen);
+            if (r == 0) return -1;
             thread_local TurnList turns;
-            e.generate_turn(position_from(key), d1, d2,
-                            static_cast<int>(turn < kLateTurn ? turn : kLateTurn), turns);
-            if (turns.empty()) return -1;
-            size_t best = 0;
-            int best_score = e.greedy_score(turns[0].result);
-            for (size_t i = 1; i < turns.size(); ++i) {
-              const int sc = e.greedy_score(turns[i].result);
-              if (sc > best_score) {
-                best_score = sc;
-                best = i;
-              }
-            }
-            return static_cast<long>(best);
+            e.generate_turn(pos, d1, d2, t, turns);
+            for (size_t i = 0; i < turns.size(); ++i)
+              if (turns[i].result == chosen && turns[i].again == (r == 2))
+                return static_cast<long>(i);
+            raise_error("Error", "the greedy move is not among the turn's moves");
           }
           thread_local MoveList list;
           e.generate(position_from(key), d1, d2, list);

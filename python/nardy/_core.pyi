@@ -462,6 +462,14 @@ class Engine:
         """
         The legal moves of the whole turn the roll gives on the mover's turn number `turn` (a TurnMoveSet: listed when first read by index, nothing made in Python until asked).
         """
+    def greedy_score(self, key: bytes) -> int:
+        """
+        The greedy rollout policy's score of a resulting position (unswapped: the mover's view after his move; nardy/rollout.hpp).
+        """
+    def turn_greedy(self, key: bytes, d1: typing.SupportsInt | typing.SupportsIndex, d2: typing.SupportsInt | typing.SupportsIndex, turn: typing.SupportsInt | typing.SupportsIndex) -> tuple | None:
+        """
+        The greedy rollout policy's move of the whole turn the roll gives on turn number `turn` (a cascade chosen group by group, without listing it): (key, same player rolls again), or None when the turn passes (nardy/rollout.hpp).
+        """
     def turn_at(self, first_turn: typing.SupportsInt | typing.SupportsIndex, ply: typing.SupportsInt | typing.SupportsIndex) -> int:
         """
         The mover's turn number, as the rules read it, at ply `ply` of a game whose player on roll at ply 0 rolled first there, on his turn `first_turn` (first_turn + ply // 2 unless the rules count turns over the game's rolls).

@@ -80,6 +80,9 @@ class EngineCore {
   // 0 the turn passes, 1 a move, 2 a move after which the same player rolls again.
   virtual int pick_turn(const Position& pos, int d1, int d2, int turn, uint64_t word,
                         Position& result) = 0;
+  // The greedy rollout policy's move of the whole turn (SequenceEnumerator::pick_best where a
+  // turn is a dice sequence), returned as pick_turn does.
+  virtual int greedy_turn(const Position& pos, int d1, int d2, int turn, Position& result) = 0;
   virtual uint64_t perft_turn(const Position& pos, int depth, bool ordered, int first_turn,
                               CancelPoll* poll) = 0;
   virtual bool finished(const Position& pos) const noexcept = 0;
@@ -156,6 +159,9 @@ class Engine {
   }
   int pick_turn(const Position& pos, int d1, int d2, int turn, uint64_t word, Position& result) {
     return core_->pick_turn(pos, d1, d2, turn, word, result);
+  }
+  int greedy_turn(const Position& pos, int d1, int d2, int turn, Position& result) {
+    return core_->greedy_turn(pos, d1, d2, turn, result);
   }
   uint64_t perft_turn(const Position& pos, int depth, bool ordered, int first_turn,
                       CancelPoll* poll = nullptr) {

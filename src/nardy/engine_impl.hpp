@@ -78,6 +78,31 @@ class EngineImpl final : public EngineCore {
 
   bool has_sequences() const noexcept override { return kSequences; }
 
+  int greedy_turn(const Position& pos, int d1, int d2, int turn, Position& result) override {
+    const auto score = [](const Position& after) { return V::greedy_score(after); };
+    if constexpr (HasDiceSequence<P>) {
+      return seq_->pick_best(pos, d1, d2, turn, score, result) ? 1 : 0;
+    } else if constexpr (kSequences) {
+      // (a dice choice's turns are listed whole: thousands of moves, not millions)
+      seq_->generate(pos, d1, d2, turn, turn_list_);
+      if (turn_list_.empty()) return 0;
+      size_t best = 0;
+      int best_score = score(turn_list_[0].result);
+      for (size_t i = 1; i < turn_list_.size(); ++i)
+        if (const int sc = score(turn_list_[i].result); sc > best_score) {
+          best_score = sc;
+          best = i;
+        }
+      result = turn_list_[best].result;
+      return turn_list_[best].again ? 2 : 1;
+    } else {
+      enum_.generate(pos, d1, d2, turn_scratch_);
+      if (turn_scratch_.empty()) return 0;
+      result = turn_scratch_[choose_greedy(turn_scratch_)].result;
+      return 1;
+    }
+  }
+
   int pick_turn(const Position& pos, int d1, int d2, int turn, uint64_t word,
                 Position& result) override {
     TurnDraw draw{word};
@@ -207,45 +232,19 @@ class EngineImpl final : public EngineCore {
         if constexpr (kSequences) {
           // A start position is turn 1, any other position is taken to be past the opening
           // turns. The random policy's move of a dice sequence or a dice choice is made alone
-          // (SequenceEnumerator::pick_groups, pick_choice); otherwise the turn is listed whole.
+          // (SequenceEnumerator::pick_groups, pick_choice), the greedy policy's as
+          // greedy_turn() chooses it.
           if (seq_turn_start_ < 0) seq_turn_start_ = is_start(start) ? 1 : kLateTurn;
           const int turn = nardy::turn_at(policy_, seq_turn_start_, static_cast<int>(ply));
-          const bool alone = policy == RolloutPolicy::Random;
-          if (alone) {
-            Position next;
-            TurnDraw draw{stream_draw(key, 2 * uint64_t{ply} + 1)};
-            if constexpr (HasDiceSequence<P>) {
-              moved = seq_->pick(pos, d1, d2, turn, draw, next);
-            } else {
-              const int r = seq_->pick_choice(pos, d1, d2, turn, draw, next);
-              moved = r != 0;
-              again = r == 2;
-            }
-            // (a move after which the same player rolls again keeps the side on roll)
-            if (moved) pos = again ? next : next.swapped();
-          } else {
-            seq_->generate(pos, d1, d2, turn, turn_list_);
-            moved = !turn_list_.empty();
-          }
-          if (moved && !alone) {
-            size_t k = 0;
-            if (policy == RolloutPolicy::Random) {
-              const uint64_t word = stream_draw(key, 2 * uint64_t{ply} + 1);
-              k = uniform_from_word(word, static_cast<uint32_t>(turn_list_.size()));
-            } else {
-              int best_score = V::greedy_score(turn_list_[0].result);
-              for (size_t i = 1; i < turn_list_.size(); ++i) {
-                const int sc = V::greedy_score(turn_list_[i].result);
-                if (sc > best_score) {
-                  best_score = sc;
-                  k = i;
-                }
-              }
-            }
-            // (a move after which the same player rolls again keeps the side on roll)
-            again = turn_list_[k].again;
-            pos = again ? turn_list_[k].result : turn_list_[k].result.swapped();
-          }
+          Position next;
+          const int r = policy == RolloutPolicy::Random
+                            ? pick_turn(pos, d1, d2, turn, stream_draw(key, 2 * uint64_t{ply} + 1),
+                                        next)
+                            : greedy_turn(pos, d1, d2, turn, next);
+          moved = r != 0;
+          again = r == 2;
+          // (a move after which the same player rolls again keeps the side on roll)
+          if (moved) pos = again ? next : next.swapped();
         }
       } else if (policy == RolloutPolicy::Random) {
         // Only the chosen move is made (Enumerator::pick): the same move as

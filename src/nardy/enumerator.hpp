@@ -1294,6 +1294,59 @@ class SequenceEnumerator {
     return moved;
   }
 
+  // The greedy rollout policy's move of the turn the roll gives on turn number `turn`, for
+  // policies with dice_sequence, chosen without listing a long turn: a turn of one group is
+  // its highest score(result) move (the first of the best in generate()'s order); a longer
+  // turn is chosen group by group, each time the highest-scoring of the positions the group
+  // played in full leaves from which the rest of the turn can still play the most dice (the
+  // first of the best in the group's move order), and in the group where the turn ends its
+  // highest-scoring move. False when the turn passes.
+  template <class Score>
+  bool pick_best(const Position& pos, int d1, int d2, int turn, Score&& score,
+                 Position& result) {
+    DiceGroup groups[kMaxGroups];
+    const int n = policy_.dice_sequence(d1, d2, turn, groups);
+    use_groups(groups, n);
+    const int most = n == 1 ? groups[0].size() : reach(pos, 0);
+    Position p = pos;
+    bool moved = false;
+    for (int k = 0, left = most; left > 0; ++k) {
+      const MoveList& list = group_list(p, k);
+      if (list.empty()) break;  // (a turn of one group that passes)
+      moved = true;
+      const DiceGroup g = groups[k];
+      if (left <= g.size()) {  // the turn ends with this group
+        size_t best = 0;
+        int best_score = score(list[0].result);
+        for (size_t i = 1; i < list.size(); ++i)
+          if (const int sc = score(list[i].result); sc > best_score) {
+            best_score = sc;
+            best = i;
+          }
+        p = list[best].result;
+        break;
+      }
+      // the qualifying result of the best score: the scores in order, best first (ties in
+      // list order), until one can still play the most dice
+      const int need = left - g.size();
+      left = need;
+      ranked_.clear();
+      for (uint32_t i = 0; i < list.size(); ++i)
+        ranked_.push_back({-score(list[i].result), i});
+      std::sort(ranked_.begin(), ranked_.end());
+      for (const auto& [negated, i] : ranked_) {
+        const Position& c = list[i].result;
+        if (need == rest_[k + 1] ? plays_rest(c, k + 1) : reach(c, k + 1) == need) {
+          p = c;
+          break;
+        }
+      }
+    }
+    end_groups();
+    if (moved) result = p;
+    return moved;
+  }
+
   // How many dice the turn the roll gives on turn number `turn` plays (0: it passes), found
   // without listing the turn where the policy has dice_sequence.
   int most_dice(const Position& pos, int d1, int d2, int turn) {
@@ -1645,6 +1698,7 @@ class SequenceEnumerator {
   std::array<int, kMaxGroups> listed_played_{};
   std::array<bool, kMaxGroups> listed_{};
   std::vector<uint32_t> qualified_;
+  std::vector<std::pair<int, uint32_t>> ranked_;  // pick_best()'s (-score, index) of a group
   // most_dice() and find()'s state
   static constexpr uint32_t kTried = 64;  // memo tag offset of find()'s failed results
   std::array<DiceGroup, kMaxGroups> own_groups_{};

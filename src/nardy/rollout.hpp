@@ -40,6 +40,8 @@
 //           of trial.hpp's TurnDraw from the ply's word.
 //   Greedy  the highest greedy_score() of the resulting position (mover's view, not swapped);
 //           ties go to the first in move order. See greedy_score below for the heuristics.
+//           A turn of several dice groups is chosen group by group (EngineCore::greedy_turn,
+//           SequenceEnumerator::pick_best) rather than listed whole.
 #pragma once
 
 #include <atomic>

@@ -16,7 +16,7 @@ from nardy import _core, batch
 from nardy.errors import InvalidArgumentError
 from nardy.game import Game
 from nardy.phases import Phase
-from nardy.position import Position, TurnMoves
+from nardy.position import Move, Position, TurnMoves
 from nardy.variants import Variant, as_variant, find_variant
 
 MODES = ("afterstate", "step")
@@ -194,11 +194,7 @@ class Table:
                 return True
             if isinstance(self._moves, TurnMoves):
                 # found by its result, without listing the turn (a cascade has millions)
-                found = self._moves._resolve_key(self.turn.key)
-                assert found is not None
-                self.game.play(found[1])  # type: ignore[union-attr]
-                self.plies += 1
-                self._advance()
+                self._play_found(self._moves._resolve_key(self.turn.key))
                 return True
             if self._keys is None:
                 self._keys = {self._moves.key(i): i for i in range(len(self._moves))}
@@ -209,23 +205,52 @@ class Table:
         """Plays the opponent's whole move (a random, greedy or callable player)."""
         g = self.game
         assert g is not None
-        n = len(self._moves)
+        moves = self._moves
+        if isinstance(moves, TurnMoves) and not self.variant.names_dice:
+            # a turn of several rolls (a Gul bara cascade: millions of moves early in a game)
+            # is chosen by the rollouts' policies and played by its result, never listed
+            if opponent in ("random", "greedy"):
+                engine, key, turn = self.variant.engine, g.position.key, self._turn_number()
+                picked = (engine.turn_pick(key, *self._dice(), turn, rng.getrandbits(64))
+                          if opponent == "random" else engine.turn_greedy(key, *self._dice(), turn))
+                self._play_found(moves._resolve_key(picked[0]))
+                return
+            choice = opponent(g.position, moves)  # type: ignore[operator]
+            if isinstance(choice, Move):
+                found = moves._resolve(choice)
+                if found is None:
+                    raise InvalidArgumentError(f"the opponent chose {choice!r}, not a legal move")
+                self._play_found(found)
+                return
+            self.play_move(self._chosen_index(choice, moves))
+            return
         if opponent == "random":
-            index = rng.randrange(n)
+            index = rng.randrange(len(moves))
         elif opponent == "greedy":
             index = _core.greedy_index(self.variant.engine, g.position.key, *self._dice(),
                                        self._turn_number())
         else:
-            choice = opponent(g.position, self._moves)
-            if isinstance(choice, (int, np.integer)) and not isinstance(choice, bool):
-                index = int(choice)
-                if not 0 <= index < n:
-                    raise InvalidArgumentError(f"the opponent chose move {index} of {n}")
-            else:
-                index = self._moves.index_of(choice)
-                if index < 0:
-                    raise InvalidArgumentError(f"the opponent chose {choice!r}, not a legal move")
+            index = self._chosen_index(opponent(g.position, moves), moves)  # type: ignore[operator]
         self.play_move(index)
+
+    def _chosen_index(self, choice: Any, moves: Any) -> int:
+        """The index in ``moves`` of a callable opponent's choice (an index or a Move)."""
+        if isinstance(choice, (int, np.integer)) and not isinstance(choice, bool):
+            index, n = int(choice), len(moves)
+            if not 0 <= index < n:
+                raise InvalidArgumentError(f"the opponent chose move {index} of {n}")
+            return index
+        index = moves.index_of(choice)
+        if index < 0:
+            raise InvalidArgumentError(f"the opponent chose {choice!r}, not a legal move")
+        return int(index)
+
+    def _play_found(self, found: Any) -> None:
+        """Plays a move of the whole turn found by its result (TurnMoves._resolve_key)."""
+        assert found is not None and self.game is not None
+        self.game.play(found[1])
+        self.plies += 1
+        self._advance()
 
     def _turn_features(self) -> np.ndarray:
         """The encoded results of the first max_afterstates moves of a whole turn (Game's
