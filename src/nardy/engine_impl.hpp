@@ -86,13 +86,7 @@ class EngineImpl final : public EngineCore {
       // (a dice choice's turns are listed whole: thousands of moves, not millions)
       seq_->generate(pos, d1, d2, turn, turn_list_);
       if (turn_list_.empty()) return 0;
-      size_t best = 0;
-      int best_score = score(turn_list_[0].result);
-      for (size_t i = 1; i < turn_list_.size(); ++i)
-        if (const int sc = score(turn_list_[i].result); sc > best_score) {
-          best_score = sc;
-          best = i;
-        }
+      const size_t best = first_best(turn_list_, score);
       result = turn_list_[best].result;
       return turn_list_[best].again ? 2 : 1;
     } else {
@@ -197,18 +191,8 @@ class EngineImpl final : public EngineCore {
   }
 
   size_t choose_greedy(const MoveList& list) const noexcept override {
-    const size_t n = list.size();
-    if (n <= 1) return 0;
-    size_t best = 0;
-    int best_score = V::greedy_score(list[0].result);
-    for (size_t i = 1; i < n; ++i) {
-      const int s = V::greedy_score(list[i].result);
-      if (s > best_score) {
-        best_score = s;
-        best = i;
-      }
-    }
-    return best;
+    if (list.size() <= 1) return 0;
+    return first_best(list, [](const Position& after) { return V::greedy_score(after); });
   }
 
   Outcome play_trial(MoveList& list, const Position& start, RolloutPolicy policy, uint64_t seed,

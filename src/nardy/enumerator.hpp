@@ -1018,6 +1018,20 @@ class Enumerator {
 
 inline constexpr int kLateTurn = 1 << 20;  // a turn number past every opening rule
 
+// The index of the first highest score(list[i].result) of a non-empty list of moves (the
+// greedy policy's choice).
+template <class List, class Score>
+size_t first_best(const List& list, Score&& score) {
+  size_t best = 0;
+  int best_score = score(list[0].result);
+  for (size_t i = 1; i < list.size(); ++i)
+    if (const int sc = score(list[i].result); sc > best_score) {
+      best_score = sc;
+      best = i;
+    }
+  return best;
+}
+
 // The mover's turn number, as dice_sequence() reads it, at ply `ply` of a game whose player on
 // roll at ply 0 rolled first there, on his turn `first_turn` (kLateTurn: unknown). Each player
 // counts his own turns unless the policy says otherwise (turn_at(first_turn, ply)).
@@ -1316,14 +1330,7 @@ class SequenceEnumerator {
       moved = true;
       const DiceGroup g = groups[k];
       if (left <= g.size()) {  // the turn ends with this group
-        size_t best = 0;
-        int best_score = score(list[0].result);
-        for (size_t i = 1; i < list.size(); ++i)
-          if (const int sc = score(list[i].result); sc > best_score) {
-            best_score = sc;
-            best = i;
-          }
-        p = list[best].result;
+        p = list[first_best(list, score)].result;
         break;
       }
       // the qualifying result of the best score: the scores in order, best first (ties in
