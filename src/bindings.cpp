@@ -66,6 +66,17 @@ void check_dice(int d1, int d2) {
     throw py::value_error("dice must be two integers from 1 to 6");
 }
 
+// A whole turn's move chosen by a rollout policy (Engine::pick_turn, greedy_turn), asked for
+// `turn` (>= 1): (key, same player rolls again), or None when the turn passes.
+template <class Choose>
+py::object chosen_turn(int d1, int d2, int turn, Choose&& choose) {
+  check_dice(d1, d2);
+  if (turn < 1) nardy_py::raise_error("Error", "turn must be >= 1");
+  Position result;
+  const int r = choose(std::min(turn, kLateTurn), result);
+  return r == 0 ? py::none() : py::object(py::make_tuple(to_key(result), r == 2));
+}
+
 template <class M>
 py::tuple steps_of_move(const M& m) {
   py::tuple t(m.n_steps);
@@ -560,11 +571,9 @@ Empty when the player cannot move (the turn passes).)doc")
          "the roll gives on the mover's turn number `turn` (1 = the first); with again=True "
          "each move also says whether the same player rolls again after it.")
       .def("turn_pick", [](Engine& e, const Key& k, int d1, int d2, int turn, uint64_t word) {
-        check_dice(d1, d2);
-        if (turn < 1) raise_error("Error", "turn must be >= 1");
-        Position result;
-        const int r = e.pick_turn(from_key(k), d1, d2, std::min(turn, kLateTurn), word, result);
-        return r == 0 ? py::none() : py::object(py::make_tuple(to_key(result), r == 2));
+        return chosen_turn(d1, d2, turn, [&](int t, Position& result) {
+          return e.pick_turn(from_key(k), d1, d2, t, word, result);
+        });
       }, py::arg("key"), py::arg("d1"), py::arg("d2"), py::arg("turn"), py::arg("word"),
          "The random rollout policy's move of the whole turn the roll gives on turn number "
          "`turn`, from the ply's 64-bit word: (key, same player rolls again), or None when the "
@@ -575,11 +584,9 @@ Empty when the player cannot move (the turn passes).)doc")
          "The greedy rollout policy's score of a resulting position (unswapped: the mover's "
          "view after his move; nardy/rollout.hpp).")
       .def("turn_greedy", [](Engine& e, const Key& k, int d1, int d2, int turn) {
-        check_dice(d1, d2);
-        if (turn < 1) raise_error("Error", "turn must be >= 1");
-        Position result;
-        const int r = e.greedy_turn(from_key(k), d1, d2, std::min(turn, kLateTurn), result);
-        return r == 0 ? py::none() : py::object(py::make_tuple(to_key(result), r == 2));
+        return chosen_turn(d1, d2, turn, [&](int t, Position& result) {
+          return e.greedy_turn(from_key(k), d1, d2, t, result);
+        });
       }, py::arg("key"), py::arg("d1"), py::arg("d2"), py::arg("turn"),
          "The greedy rollout policy's move of the whole turn the roll gives on turn number "
          "`turn` (a cascade chosen group by group, without listing it): (key, same player "
