@@ -1290,7 +1290,7 @@ class SequenceEnumerator {
       bool found = false;
       for (int t = 0; t < kTries && !found; ++t) {
         const Position& c = list[draw(list.size())].result;
-        if (need == rest_[k + 1] ? plays_rest(c, k + 1) : reach(c, k + 1) == need) {
+        if (still_plays(c, k + 1, need)) {
           p = c;
           found = true;
         }
@@ -1343,7 +1343,7 @@ class SequenceEnumerator {
       std::sort(ranked_.begin(), ranked_.end());
       for (const auto& [negated, i] : ranked_) {
         const Position& c = list[i].result;
-        if (need == rest_[k + 1] ? plays_rest(c, k + 1) : reach(c, k + 1) == need) {
+        if (still_plays(c, k + 1, need)) {
           p = c;
           break;
         }
@@ -1623,6 +1623,11 @@ class SequenceEnumerator {
       if (policy_.dice_bound(p, groups_ + k, n_groups_ - k) < rest_[k]) return false;
     }
     return reach(p, k) == rest_[k];
+  }
+
+  // Whether groups k.. played from p take `need` dice, the most the turn still allows.
+  bool still_plays(const Position& p, int k, int need) {
+    return need == rest_[k] ? plays_rest(p, k) : reach(p, k) == need;
   }
 
   // At most how many dice groups k + 1.. can play after group k played in full from p: the
