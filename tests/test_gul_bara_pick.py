@@ -12,7 +12,8 @@ plays it), against its definition (src/nardy/enumerator.hpp, pick_groups; docs/r
 * the same samples reject uniformity over the turn's results (the test has the power to see a
   wrong distribution);
 * behind a prime, where the lookahead stops at a bound on the dice the checkers have room to
-  play, every pick is a move of the turn listed without that lookahead.
+  play, and near the bear-off, where it stops at a bound on the steps of each die the
+  checkers can chain, every pick is a move of the turn listed without that lookahead.
 """
 
 from __future__ import annotations
@@ -184,6 +185,43 @@ def test_a_cascade_stopped_behind_a_prime_plays_the_most_dice():
             assert got is not None and got[0] in results, (key.hex(), d)
     assert stopped > 60  # the sample meets the stopped cascades it is about
     assert ENGINE.turn_moves(met, 1, 1, LATE)[0] == 22
+
+
+def near_the_bear_off(rng: random.Random) -> bytes:
+    """A position where a cascade may bear checkers off: the mover's checkers home or a few
+    points short of it, some already off, and the opponent's checkers on points among them,
+    so that chains of one die stop at his points or at the edge of the board."""
+    us = [0] * 26
+    us[25] = rng.randrange(0, 12)
+    for _ in range(15 - us[25]):
+        us[rng.randrange(0, 6) if rng.random() < 0.75 else rng.randrange(6, 12)] += 1
+    them = [0] * 26
+    free = [x for x in range(18) if us[x] == 0]
+    for _ in range(15):
+        them[(rng.choice(free) + 12) % 24] += 1  # the mover's point x is the opponent's x + 12
+    return _core.encode(us, them)
+
+
+def test_a_cascade_that_may_bear_off_plays_the_most_dice():
+    # Where a checker may be borne off, the lookahead's bound counts, for each die of the
+    # cascade, the steps of that die the checkers can chain from where the earlier dice could
+    # take them, a chain ending at an opponent's point or with a bear-off; a bound below the
+    # truth would make the pick play fewer dice than the moves listed without the lookahead.
+    rng = random.Random(11)
+    stopped = 0
+    for _ in range(120):
+        key = near_the_bear_off(rng)
+        d = rng.randrange(1, 7)
+        played, moves = ENGINE.turn_moves(key, d, d, LATE)
+        results = {m[0] for m in moves}
+        stopped += 0 < played < 4 * (7 - d)
+        for _ in range(3):
+            got = ENGINE.turn_pick(key, d, d, LATE, rng.getrandbits(64))
+            if not moves:
+                assert got is None
+                continue
+            assert got is not None and got[0] in results, (key.hex(), d)
+    assert stopped > 40  # most of the sample's cascades stop before 6-6
 
 
 def test_turn_pick_errors():

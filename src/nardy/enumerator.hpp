@@ -1140,7 +1140,8 @@ class TurnList {
 template <class P>
 class SequenceEnumerator {
  public:
-  explicit SequenceEnumerator(const P& policy) : policy_(policy), base_(policy) {}
+  explicit SequenceEnumerator(const P& policy)
+      : policy_(policy), base_(policy), counter_(policy) {}
 
   // Every legal move of the turn the roll gives on turn number `turn`; returns the dice played.
   int generate(const Position& pos, int d1, int d2, int turn, TurnList& out) {
@@ -1284,18 +1285,19 @@ class SequenceEnumerator {
         break;
       }
       // played in full, with more to play from some of its results
-      const MoveList& list = group_list(p, k);
       const int need = left - g.size();
       left = need;
       bool found = false;
+      const GroupDraws results = group_draws(p, k);
       for (int t = 0; t < kTries && !found; ++t) {
-        const Position& c = list[draw(list.size())].result;
+        const Position c = results.at(draw(results.size));
         if (still_plays(c, k + 1, need)) {
           p = c;
           found = true;
         }
       }
       if (!found) {
+        const MoveList& list = group_list(p, k);
         qualified_.clear();
         for (uint32_t i = 0; i < list.size(); ++i)
           if (reach(list[i].result, k + 1) == need) qualified_.push_back(i);
@@ -1656,15 +1658,33 @@ class SequenceEnumerator {
     return list;
   }
 
+  // The results of group k from p that pick_groups() draws from, in generate()'s order: the
+  // list where group_list() holds it already, else counted (counter_) and each drawn result
+  // made alone, since most picks take one of the first few they draw.
+  struct GroupDraws {
+    const MoveList* list;  // nullptr: counted
+    const Enumerator<P>* counter;
+    size_t size;
+    int played;
+    Position at(size_t i) const { return list ? (*list)[i].result : counter->counted_move(i); }
+  };
+  GroupDraws group_draws(const Position& p, int k) {
+    if (listed_[k] && listed_pos_[k] == p)
+      return {&group_lists_[k], nullptr, group_lists_[k].size(), listed_played_[k]};
+    const DiceGroup g = groups_[k];
+    const size_t n = counter_.count(p, g.d1, g.d2);
+    return {nullptr, &counter_, n, counter_.dice_played()};
+  }
+
   // pick_groups()'s first group when the turn may play every die: up to kTries results of
   // the group played in full, drawn as the pick draws them; true, with the result, for the
   // first from which the rest of the turn plays in full.
   template <class Draw>
   bool try_full(const Position& pos, Draw& draw, Position& out) {
-    const MoveList& list = group_list(pos, 0);
-    if (listed_played_[0] != groups_[0].size()) return false;
+    const GroupDraws results = group_draws(pos, 0);
+    if (results.played != groups_[0].size()) return false;
     for (int t = 0; t < kTries; ++t) {
-      const Position& c = list[draw(list.size())].result;
+      const Position c = results.at(draw(results.size));
       if (plays_rest(c, 1)) {
         out = c;
         return true;
@@ -1687,6 +1707,7 @@ class SequenceEnumerator {
 
   const P& policy_;
   Enumerator<P> base_;
+  Enumerator<P> counter_;  // group_draws()'s counts, kept apart from the searches between draws
   MoveList list_;
   PositionSet next_;
   std::vector<Node> nodes_;

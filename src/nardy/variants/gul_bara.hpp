@@ -44,40 +44,38 @@ struct GulBaraPolicy : LongBoardSteps<GulBaraPolicy> {
   static constexpr bool exact_start(const State&) noexcept { return true; }
 
   // At most how many dice of groups[0..n), played in order, a move from p can play (the
-  // dice-sequence lookahead stops searching once a play reaches it). While the turn cannot
-  // bear a checker off (too few pips to bring every checker home, or a checker behind a
-  // prime), every die moves a checker its number of pips, so the dice played add up to no
-  // more than the checkers can travel (a cascade against a prime stops where that runs out).
+  // dice-sequence lookahead stops searching once a play reaches it), the smaller of two
+  // bounds. Chains: the steps of one double's group are, for each checker, a chain of that
+  // die from wherever the earlier groups' dice could have taken it through points the
+  // opponent leaves open; a chain ends at the first landing he holds or with a bear-off (when
+  // one may happen this turn), so where the checkers can make fewer than four such steps in
+  // all the turn ends in that group. Travel: while the turn cannot bear a checker off (too
+  // few pips to bring every checker home, or a checker behind a prime), every die moves a
+  // checker its number of pips, so the dice played add up to no more than the checkers can
+  // travel. Checkers never block each other here, so each can be taken alone.
   int dice_bound(const Position& p, const DiceGroup* groups, int n) const noexcept {
-    int dice = 0, pips = 0;
-    unsigned values = 0;
-    for (int k = 0; k < n; ++k) {
-      dice += groups[k].size();
-      pips += groups[k].size() * (groups[k].d1 + groups[k].d2) / 2;
-      values |= 1u << groups[k].d1 | 1u << groups[k].d2;
+    BoundTables& t = bound_tables(p, groups, n);
+    const uint32_t ours = p.us.occ1() & kBoardMask;
+    const bool may_bear_off = (ours & t.behind_prime) == 0 && pips_to_home(p) < t.pips;
+    const int chained = chain_bound(p, t, groups, may_bear_off);
+    if (may_bear_off) return chained;
+    if (!t.lowest_made) {
+      lowest_points(t.open, t.values, t.lowest);
+      t.lowest_made = true;
     }
-    if (!behind_a_prime(p) && pips_to_home(p) < pips) return dice;  // one might be borne off
-    // (the walks depend only on the opponent's points, which stand still through the turn,
-    // and on the dice values left: kept from one call to the next)
-    const uint32_t open = ~rotate24_half(p.them.occ1()) & kBoardMask;
-    if (open != walks_open_ || values != walks_values_) {
-      lowest_points(open, values, walks_lowest_);
-      walks_open_ = open;
-      walks_values_ = values;
-    }
-    int left = travel_capacity(p, walks_lowest_);
+    int left = travel_capacity(p, t.lowest);
     int played = 0;
-    for (int k = 0; k < n; ++k) {
+    for (int k = 0; k < n && played < chained; ++k) {
       const DiceGroup g = groups[k];
       const int lo = std::min(g.d1, g.d2), hi = std::max(g.d1, g.d2);
       for (int i = 0; i < g.size(); ++i) {
         const int die = g.d1 == g.d2 || i == 0 ? lo : hi;  // (a non-double's smaller die first)
-        if (die > left) return played;
+        if (die > left) return std::min(played, chained);
         left -= die;
         ++played;
       }
     }
-    return played;
+    return std::min(played, chained);
   }
 
   // Whether groups[0..n) (doubles) can be played in full from p, shown by one quick walk in
@@ -118,15 +116,6 @@ struct GulBaraPolicy : LongBoardSteps<GulBaraPolicy> {
     return true;
   }
 
-  // Whether one of the mover's checkers stands behind six points in a row that the opponent
-  // holds: it cannot come home this turn, so none can be borne off.
-  static bool behind_a_prime(const Position& p) noexcept {
-    const uint32_t held = rotate24_half(p.them.occ1()) & kBoardMask;
-    const uint32_t primes = held & held >> 1 & held >> 2 & held >> 3 & held >> 4 & held >> 5;
-    if (primes == 0) return false;
-    return (p.us.occ1() >> (std::countr_zero(primes) + 6)) != 0;
-  }
-
   // Whether a play can lead from `from` to `to` (SequenceEnumerator::find prunes with it):
   // nothing hits, so the opponent stays as he is, and checkers only move towards home and
   // off, so at every point no more of the mover's checkers can stand from there back to the
@@ -161,10 +150,105 @@ struct GulBaraPolicy : LongBoardSteps<GulBaraPolicy> {
  private:
   int cascade_from_;
   bool second_ahead_;
-  // dice_bound()'s walks: lowest_points() for walks_open_ and walks_values_
-  mutable uint32_t walks_open_ = 0;
-  mutable unsigned walks_values_ = 0;
-  mutable int8_t walks_lowest_[kPoints] = {};
+  // dice_bound()'s tables, which depend only on the opponent's points (they stand still
+  // through a turn) and the groups: kept from one call to the next, one set for each first
+  // die of the groups (the lookahead asks for every suffix of a cascade in turn).
+  struct BoundTables {
+    uint64_t groups_key = 0;  // 0: not yet made
+    uint32_t open = 0;
+    uint32_t behind_prime = 0;  // points behind the lowest six-point prime the opponent holds
+    int dice = 0, pips = 0;
+    int n_doubles = 0;  // leading groups that are doubles (the chains stop at the first other)
+    unsigned values = 0;  // the groups' die values (bit d: die d)
+    bool lowest_made = false;
+    int8_t lowest[kPoints] = {};  // lowest_points() for the groups' values
+    // chains[b][k][t]: points from which a checker can make t + 1 steps of group k's die in a
+    // row, after a walk of the earlier groups' dice; b: whether a chain may end in a bear-off
+    std::array<std::array<std::array<uint32_t, 4>, kMaxGroups>, 2> chains{};
+    int chains_made[2] = {0, 0};  // groups whose chains are made (they are made in order)
+  };
+
+  static uint64_t groups_key(const DiceGroup* groups, int n) noexcept {
+    uint64_t key = uint64_t(n) << 56;
+    for (int k = 0; k < n; ++k) key |= uint64_t(groups[k].d1 * 8 + groups[k].d2) << (6 * k);
+    return key;
+  }
+
+  BoundTables& bound_tables(const Position& p, const DiceGroup* groups, int n) const noexcept {
+    const uint32_t open = ~rotate24_half(p.them.occ1()) & kBoardMask;
+    const uint64_t key = groups_key(groups, n);
+    BoundTables& t = bound_tables_[groups[0].d1 & 7];
+    if (t.groups_key == key && t.open == open) return t;
+    t.groups_key = key;
+    t.open = open;
+    t.dice = t.pips = 0;
+    t.n_doubles = n;
+    unsigned values = 0;
+    for (int k = 0; k < n; ++k) {
+      t.dice += groups[k].size();
+      t.pips += groups[k].size() * (groups[k].d1 + groups[k].d2) / 2;
+      values |= 1u << groups[k].d1 | 1u << groups[k].d2;
+      if (groups[k].d1 != groups[k].d2 && t.n_doubles == n) t.n_doubles = k;
+    }
+    const uint32_t held = ~open & kBoardMask;
+    const uint32_t primes = held & held >> 1 & held >> 2 & held >> 3 & held >> 4 & held >> 5;
+    t.behind_prime = primes == 0 ? 0 : kBoardMask & ~((2u << (std::countr_zero(primes) + 5)) - 1);
+    t.values = values;
+    t.lowest_made = false;
+    t.chains_made[0] = t.chains_made[1] = 0;
+    return t;
+  }
+
+  // Group k's chains, made when first asked (most lookups stop after a few groups, and the
+  // opponent's points change every turn).
+  static const std::array<uint32_t, 4>& chains(BoundTables& t, const DiceGroup* groups, int k,
+                                               bool may_bear_off) noexcept {
+    std::array<uint32_t, 4>& c = t.chains[may_bear_off][k];
+    if (k < t.chains_made[may_bear_off]) return c;
+    unsigned earlier = 0;  // die values of the groups before
+    for (int j = 0; j < k; ++j) earlier |= 1u << groups[j].d1;
+    const int v = groups[k].d1;
+    const uint32_t lands = (t.open << v) & kBoardMask;
+    uint32_t chain = lands | (may_bear_off ? (1u << v) - 1 : 0u);
+    for (int s = 0; s < 4; ++s) {
+      c[s] = reachable_from(chain, t.open, earlier);
+      chain = lands & (chain << v);
+    }
+    t.chains_made[may_bear_off] = k + 1;
+    return c;
+  }
+
+  // The points from which a walk of steps of the values in `values`, each landing on an open
+  // point, ends in `targets` (the targets themselves included).
+  static uint32_t reachable_from(uint32_t targets, uint32_t open, unsigned values) noexcept {
+    for (uint32_t seen = 0; seen != targets;) {
+      seen = targets;
+      for (unsigned v = values; v != 0; v &= v - 1)
+        targets |= ((seen & open) << std::countr_zero(v)) & kBoardMask;
+    }
+    return targets;
+  }
+
+  // dice_bound()'s chain bound (see there).
+  static int chain_bound(const Position& p, BoundTables& t, const DiceGroup* groups,
+                         bool may_bear_off) noexcept {
+    const uint32_t ours = p.us.occ1() & kBoardMask;
+    int before = 0;
+    for (int k = 0; k < t.n_doubles; ++k) {
+      const std::array<uint32_t, 4>& c = chains(t, groups, k, may_bear_off);
+      int steps = 0;
+      for (int s = 0; s < 4 && steps < 4; ++s) {
+        uint32_t from = c[s] & ours;
+        if (from == 0) break;
+        for (; from != 0 && steps < 4; from &= from - 1) steps += p.us.count(std::countr_zero(from));
+      }
+      if (steps < 4) return before + steps;
+      before += 4;
+    }
+    return t.dice;
+  }
+
+  mutable std::array<BoundTables, 8> bound_tables_{};
 };
 
 struct GulBara : BearOffGame<GulBara> {

@@ -168,7 +168,10 @@ struct LongBoardSteps {
   // more pips bears none off).
   static int pips_to_home(const Position& p) noexcept {
     int total = 0;
-    for (int x = 6; x < kPoints; ++x) total += p.us.count(x) * (x - 5);
+    for (uint32_t out = p.us.occ1() & kBoardMask & ~kHomeMask; out != 0; out &= out - 1) {
+      const int x = std::countr_zero(out);
+      total += p.us.count(x) * (x - 5);
+    }
     return total;
   }
 
