@@ -51,27 +51,25 @@ struct GulBaraPolicy : LongBoardSteps<GulBaraPolicy> {
   // one may happen this turn), so where the checkers can make fewer than four such steps in
   // all the turn ends in that group. Travel: while the turn cannot bear a checker off (too
   // few pips to bring every checker home, or a checker behind a prime), every die moves a
-  // checker its number of pips, so the dice played add up to no more than the checkers can
-  // travel. Checkers never block each other here, so each can be taken alone.
+  // checker its number of pips, and the dice of groups 0..k move each checker at most down to
+  // the lowest point a walk of those groups' values reaches, so the dice played up to group k
+  // add up to no more than that room. Checkers never block each other here, so each can be
+  // taken alone.
   int dice_bound(const Position& p, const DiceGroup* groups, int n) const noexcept {
     BoundTables& t = bound_tables(p, groups, n);
     const uint32_t ours = p.us.occ1() & kBoardMask;
     const bool may_bear_off = (ours & t.behind_prime) == 0 && pips_to_home(p) < t.pips;
     const int chained = chain_bound(p, t, groups, may_bear_off);
     if (may_bear_off) return chained;
-    if (!t.lowest_made) {
-      lowest_points(t.open, t.values, t.lowest);
-      t.lowest_made = true;
-    }
-    int left = travel_capacity(p, t.lowest);
-    int played = 0;
+    int used = 0, played = 0;
     for (int k = 0; k < n && played < chained; ++k) {
+      const int room = travel_capacity(p, lowest_after(t, groups, k));
       const DiceGroup g = groups[k];
       const int lo = std::min(g.d1, g.d2), hi = std::max(g.d1, g.d2);
       for (int i = 0; i < g.size(); ++i) {
         const int die = g.d1 == g.d2 || i == 0 ? lo : hi;  // (a non-double's smaller die first)
-        if (die > left) return std::min(played, chained);
-        left -= die;
+        if (used + die > room) return std::min(played, chained);
+        used += die;
         ++played;
       }
     }
@@ -160,8 +158,9 @@ struct GulBaraPolicy : LongBoardSteps<GulBaraPolicy> {
     int dice = 0, pips = 0;
     int n_doubles = 0;  // leading groups that are doubles (the chains stop at the first other)
     unsigned values = 0;  // the groups' die values (bit d: die d)
-    bool lowest_made = false;
-    int8_t lowest[kPoints] = {};  // lowest_points() for the groups' values
+    // lowest[k]: lowest_points() for the values of groups 0..k (made in order, when asked)
+    int lowest_made = 0;
+    int8_t lowest[kMaxGroups][kPoints] = {};
     // chains[b][k][t]: points from which a checker can make t + 1 steps of group k's die in a
     // row, after a walk of the earlier groups' dice; b: whether a chain may end in a bear-off
     std::array<std::array<std::array<uint32_t, 4>, kMaxGroups>, 2> chains{};
@@ -194,9 +193,18 @@ struct GulBaraPolicy : LongBoardSteps<GulBaraPolicy> {
     const uint32_t primes = held & held >> 1 & held >> 2 & held >> 3 & held >> 4 & held >> 5;
     t.behind_prime = primes == 0 ? 0 : kBoardMask & ~((2u << (std::countr_zero(primes) + 5)) - 1);
     t.values = values;
-    t.lowest_made = false;
+    t.lowest_made = 0;
     t.chains_made[0] = t.chains_made[1] = 0;
     return t;
+  }
+
+  static const int8_t* lowest_after(BoundTables& t, const DiceGroup* groups, int k) noexcept {
+    for (; t.lowest_made <= k; ++t.lowest_made) {
+      unsigned values = 0;
+      for (int j = 0; j <= t.lowest_made; ++j) values |= 1u << groups[j].d1 | 1u << groups[j].d2;
+      lowest_points(t.open, values, t.lowest[t.lowest_made]);
+    }
+    return t.lowest[k];
   }
 
   // Group k's chains, made when first asked (most lookups stop after a few groups, and the
