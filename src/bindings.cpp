@@ -63,7 +63,7 @@ Key to_key(const Position& p) { return Key{{p.us.w[0], p.us.w[1], p.them.w[0], p
 
 void check_dice(int d1, int d2) {
   if (d1 < 1 || d1 > 6 || d2 < 1 || d2 > 6)
-    throw py::value_error("dice must be two integers from 1 to 6");
+    nardy_py::raise_error("InvalidDiceError", "dice must be two integers from 1 to 6");
 }
 
 // A whole turn's move chosen by a rollout policy (Engine::pick_turn, greedy_turn), asked for
@@ -509,7 +509,7 @@ Empty when the player cannot move (the turn passes).)doc")
                        bool no_hit_and_run, bool cascade_counts_rolls) {
              Rules r;
              if (cascade_from_turn < 0 || cascade_from_turn > 255)
-               throw py::value_error("cascade_from_turn must be 0..255");
+               nardy_py::raise_error("InvalidRuleError", "cascade_from_turn must be 0..255");
              r.cascade_from_turn = static_cast<uint8_t>(cascade_from_turn);
              r.cascade_counts_rolls = cascade_counts_rolls;
              r.no_hit_and_hide = no_hit_and_hide;
@@ -520,13 +520,13 @@ Empty when the player cannot move (the turn passes).)doc")
              r.shlem_stage = stage;
              r.shlem_end = end;
              if (pass_limit < 0 || pass_limit > 255)
-               throw py::value_error("shlem_pass_limit must be 0..255");
+               nardy_py::raise_error("InvalidRuleError", "shlem_pass_limit must be 0..255");
              r.shlem_pass_limit = static_cast<uint8_t>(pass_limit);
              r.fevga_first = fevga_first;
              r.fevga_prime = fevga_prime;
              r.fevga_start_quarter = fevga_start_quarter;
              if (fevga_their_quarter < 1 || fevga_their_quarter > 6)
-               throw py::value_error("fevga_their_quarter must be 1..6");
+               nardy_py::raise_error("InvalidRuleError", "fevga_their_quarter must be 1..6");
              r.fevga_their_quarter = static_cast<uint8_t>(fevga_their_quarter);
              return std::make_unique<Engine>(v, r);
            }),
@@ -609,7 +609,7 @@ Empty when the player cannot move (the turn passes).)doc")
          "asked).")
       .def("perft_turn", [](Engine& e, const Key& k, int depth, bool ordered, int first_turn,
                             const nardy_py::CancelToken* token) {
-        if (depth < 0) throw py::value_error("depth must be >= 0");
+        if (depth < 0) nardy_py::raise_error("InvalidArgumentError", "depth must be >= 0");
         if (first_turn < 1) raise_error("Error", "first_turn must be >= 1");
         const auto cancel = nardy_py::cancel_for(token);
         return nardy_py::run_released([&] {
@@ -656,7 +656,7 @@ Empty when the player cannot move (the turn passes).)doc")
         Step st[kMaxTurnSteps];
         for (size_t i = 0; i < steps.size(); ++i) {
           if (steps[i].size() != 2 && steps[i].size() != 3)
-            throw py::value_error("a step is (from, to) or (from, to, hit)");
+            nardy_py::raise_error("InvalidArgumentError", "a step is (from, to) or (from, to, hit)");
           const int from = steps[i][0], to = steps[i][1];
           const int hit = steps[i].size() == 3 ? steps[i][2] : 0;  // read by Shlem only
           if (from < 0 || from > kBar || to < kBearOffTo || to >= kPoints) return py::none();
@@ -698,7 +698,7 @@ Empty when the player cannot move (the turn passes).)doc")
          "`passes` = consecutive passed turns just before.")
       .def("perft", [](Engine& e, const Key& k, int depth, bool ordered,
                        const nardy_py::CancelToken* token, PerftTable* table) {
-        if (depth < 0) throw py::value_error("depth must be >= 0");
+        if (depth < 0) nardy_py::raise_error("InvalidArgumentError", "depth must be >= 0");
         const auto cancel = nardy_py::cancel_for(token);
         table = bind_perft_table(table, e, ordered);
         return nardy_py::run_released([&] {
@@ -712,7 +712,7 @@ Empty when the player cannot move (the turn passes).)doc")
          "(KeyboardInterrupt).")
       .def("divide", [](Engine& e, const Key& k, int depth, bool ordered,
                         const nardy_py::CancelToken* token, PerftTable* table) {
-        if (depth < 1) throw py::value_error("depth must be >= 1");
+        if (depth < 1) nardy_py::raise_error("InvalidArgumentError", "depth must be >= 1");
         const auto cancel = nardy_py::cancel_for(token);
         table = bind_perft_table(table, e, ordered);
         const std::vector<DivideEntry> d = nardy_py::run_released([&] {
