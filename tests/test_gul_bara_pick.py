@@ -193,8 +193,9 @@ def near_the_bear_off(rng: random.Random) -> bytes:
     so that chains of one die stop at his points or at the edge of the board."""
     us = [0] * 26
     us[25] = rng.randrange(0, 12)
+    outside = rng.random() < 0.5  # else every checker is home already
     for _ in range(15 - us[25]):
-        us[rng.randrange(0, 6) if rng.random() < 0.75 else rng.randrange(6, 12)] += 1
+        us[rng.randrange(0, 6) if not outside or rng.random() < 0.75 else rng.randrange(6, 12)] += 1
     them = [0] * 26
     free = [x for x in range(18) if us[x] == 0]
     for _ in range(15):

@@ -47,22 +47,33 @@ struct GulBaraPolicy : LongBoardSteps<GulBaraPolicy> {
   // dice-sequence lookahead stops searching once a play reaches it), the smaller of two
   // bounds. Chains: the steps of one double's group are, for each checker, a chain of that
   // die from wherever the earlier groups' dice could have taken it through points the
-  // opponent leaves open; a chain ends at the first landing he holds or with a bear-off (when
-  // one may happen this turn), so where the checkers can make fewer than four such steps in
-  // all the turn ends in that group. Travel: while the turn cannot bear a checker off (too
-  // few pips to bring every checker home, or a checker behind a prime), every die moves a
-  // checker its number of pips, and the dice of groups 0..k move each checker at most down to
-  // the lowest point a walk of those groups' values reaches, so the dice played up to group k
-  // add up to no more than that room. Checkers never block each other here, so each can be
-  // taken alone.
+  // opponent leaves open; a chain ends at the first landing he holds or with a bear-off (once
+  // one may have happened, see below), so where the checkers can make fewer than four such
+  // steps in all the turn ends in that group. Travel: until a checker may have been borne
+  // off, every die moves a checker its number of pips, and the dice of groups 0..k move each
+  // checker at most down to the lowest point a walk of those groups' values reaches, so the
+  // dice played up to group k add up to no more than that room. Checkers never block each
+  // other here, so each can be taken alone.
   int dice_bound(const Position& p, const DiceGroup* groups, int n) const noexcept {
     BoundTables& t = bound_tables(p, groups, n);
-    const uint32_t ours = p.us.occ1() & kBoardMask;
-    const bool may_bear_off = (ours & t.behind_prime) == 0 && pips_to_home(p) < t.pips;
-    const int chained = chain_bound(p, t, groups, may_bear_off);
-    if (may_bear_off) return chained;
+    // The first group by whose end a checker may have been borne off: all the checkers must
+    // be home first, so the groups before it have too few pips to bring them there, or leave
+    // one where no walk of their values takes it home (behind a prime, say).
+    const uint32_t outside = p.us.occ1() & kBoardMask & ~kHomeMask;
+    const int home_pips = pips_to_home(p);
+    int first_bear = n;
+    for (int k = 0, pips = 0; k < n; ++k) {
+      pips += groups[k].size() * (groups[k].d1 + groups[k].d2) / 2;
+      if (pips <= home_pips) continue;
+      lowest_after(t, groups, k);
+      if ((outside & ~t.reaches_home[k]) == 0) {
+        first_bear = k;
+        break;
+      }
+    }
+    const int chained = chain_bound(p, t, groups, first_bear);
     int used = 0, played = 0;
-    for (int k = 0; k < n && played < chained; ++k) {
+    for (int k = 0; k < first_bear && played < chained; ++k) {
       const int room = travel_capacity(p, lowest_after(t, groups, k));
       const DiceGroup g = groups[k];
       const int lo = std::min(g.d1, g.d2), hi = std::max(g.d1, g.d2);
@@ -73,6 +84,7 @@ struct GulBaraPolicy : LongBoardSteps<GulBaraPolicy> {
         ++played;
       }
     }
+    if (first_bear < n) return chained;  // (the room says nothing once one may be borne off)
     return std::min(played, chained);
   }
 
@@ -154,17 +166,16 @@ struct GulBaraPolicy : LongBoardSteps<GulBaraPolicy> {
   struct BoundTables {
     uint64_t groups_key = 0;  // 0: not yet made
     uint32_t open = 0;
-    uint32_t behind_prime = 0;  // points behind the lowest six-point prime the opponent holds
-    int dice = 0, pips = 0;
+    int dice = 0;
     int n_doubles = 0;  // leading groups that are doubles (the chains stop at the first other)
-    unsigned values = 0;  // the groups' die values (bit d: die d)
     // lowest[k]: lowest_points() for the values of groups 0..k (made in order, when asked)
     int lowest_made = 0;
     int8_t lowest[kMaxGroups][kPoints] = {};
+    uint32_t reaches_home[kMaxGroups] = {};  // points whose lowest[k] is in the home quarter
     // chains[b][k][t]: points from which a checker can make t + 1 steps of group k's die in a
     // row, after a walk of the earlier groups' dice; b: whether a chain may end in a bear-off
     std::array<std::array<std::array<uint32_t, 4>, kMaxGroups>, 2> chains{};
-    int chains_made[2] = {0, 0};  // groups whose chains are made (they are made in order)
+    unsigned chains_made[2] = {0, 0};  // groups whose chains are made (bit k: group k)
   };
 
   static uint64_t groups_key(const DiceGroup* groups, int n) noexcept {
@@ -180,19 +191,12 @@ struct GulBaraPolicy : LongBoardSteps<GulBaraPolicy> {
     if (t.groups_key == key && t.open == open) return t;
     t.groups_key = key;
     t.open = open;
-    t.dice = t.pips = 0;
+    t.dice = 0;
     t.n_doubles = n;
-    unsigned values = 0;
     for (int k = 0; k < n; ++k) {
       t.dice += groups[k].size();
-      t.pips += groups[k].size() * (groups[k].d1 + groups[k].d2) / 2;
-      values |= 1u << groups[k].d1 | 1u << groups[k].d2;
       if (groups[k].d1 != groups[k].d2 && t.n_doubles == n) t.n_doubles = k;
     }
-    const uint32_t held = ~open & kBoardMask;
-    const uint32_t primes = held & held >> 1 & held >> 2 & held >> 3 & held >> 4 & held >> 5;
-    t.behind_prime = primes == 0 ? 0 : kBoardMask & ~((2u << (std::countr_zero(primes) + 5)) - 1);
-    t.values = values;
     t.lowest_made = 0;
     t.chains_made[0] = t.chains_made[1] = 0;
     return t;
@@ -202,7 +206,11 @@ struct GulBaraPolicy : LongBoardSteps<GulBaraPolicy> {
     for (; t.lowest_made <= k; ++t.lowest_made) {
       unsigned values = 0;
       for (int j = 0; j <= t.lowest_made; ++j) values |= 1u << groups[j].d1 | 1u << groups[j].d2;
-      lowest_points(t.open, values, t.lowest[t.lowest_made]);
+      int8_t* low = t.lowest[t.lowest_made];
+      lowest_points(t.open, values, low);
+      uint32_t home = 0;
+      for (int x = 0; x < kPoints; ++x) home |= uint32_t(low[x] < 6) << x;
+      t.reaches_home[t.lowest_made] = home;
     }
     return t.lowest[k];
   }
@@ -212,7 +220,7 @@ struct GulBaraPolicy : LongBoardSteps<GulBaraPolicy> {
   static const std::array<uint32_t, 4>& chains(BoundTables& t, const DiceGroup* groups, int k,
                                                bool may_bear_off) noexcept {
     std::array<uint32_t, 4>& c = t.chains[may_bear_off][k];
-    if (k < t.chains_made[may_bear_off]) return c;
+    if ((t.chains_made[may_bear_off] >> k) & 1u) return c;
     unsigned earlier = 0;  // die values of the groups before
     for (int j = 0; j < k; ++j) earlier |= 1u << groups[j].d1;
     const int v = groups[k].d1;
@@ -222,7 +230,7 @@ struct GulBaraPolicy : LongBoardSteps<GulBaraPolicy> {
       c[s] = reachable_from(chain, t.open, earlier);
       chain = lands & (chain << v);
     }
-    t.chains_made[may_bear_off] = k + 1;
+    t.chains_made[may_bear_off] |= 1u << k;
     return c;
   }
 
@@ -238,12 +246,13 @@ struct GulBaraPolicy : LongBoardSteps<GulBaraPolicy> {
   }
 
   // dice_bound()'s chain bound (see there).
+  // A chain may end in a bear-off from group first_bear on.
   static int chain_bound(const Position& p, BoundTables& t, const DiceGroup* groups,
-                         bool may_bear_off) noexcept {
+                         int first_bear) noexcept {
     const uint32_t ours = p.us.occ1() & kBoardMask;
     int before = 0;
     for (int k = 0; k < t.n_doubles; ++k) {
-      const std::array<uint32_t, 4>& c = chains(t, groups, k, may_bear_off);
+      const std::array<uint32_t, 4>& c = chains(t, groups, k, k >= first_bear);
       int steps = 0;
       for (int s = 0; s < 4 && steps < 4; ++s) {
         uint32_t from = c[s] & ours;
