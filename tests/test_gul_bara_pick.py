@@ -159,6 +159,23 @@ def behind_a_prime(rng: random.Random) -> bytes:
     return _core.encode(us, them)
 
 
+def picks_are_listed_moves(cases: list[tuple[bytes, int]], rng: random.Random) -> int:
+    """Three picks of each cascade (key, double) are moves of the turn listed without the
+    lookahead; returns how many of the cascades stop before their last double."""
+    stopped = 0
+    for key, d in cases:
+        played, moves = ENGINE.turn_moves(key, d, d, LATE)
+        results = {m[0] for m in moves}
+        stopped += 0 < played < 4 * (7 - d)
+        for _ in range(3):
+            got = ENGINE.turn_pick(key, d, d, LATE, rng.getrandbits(64))
+            if not moves:
+                assert got is None
+                continue
+            assert got is not None and got[0] in results, (key.hex(), d)
+    return stopped
+
+
 def test_a_cascade_stopped_behind_a_prime_plays_the_most_dice():
     # The pick's lookahead stops its search at a bound on the dice the checkers can still
     # travel; a bound below the truth would make the pick play fewer dice than the turn's
@@ -172,18 +189,7 @@ def test_a_cascade_stopped_behind_a_prime_plays_the_most_dice():
                        [wall.get((j + 12) % 24, 0) for j in range(24)] + [0, 0])
     primes = [behind_a_prime(rng) for _ in range(30)]
     cases = [(met, 1)] + [(key, d) for key in primes for d in range(2, 7)]
-    stopped = 0
-    for key, d in cases:
-        played, moves = ENGINE.turn_moves(key, d, d, LATE)
-        results = {m[0] for m in moves}
-        stopped += 0 < played < 4 * (7 - d)
-        for _ in range(3):
-            got = ENGINE.turn_pick(key, d, d, LATE, rng.getrandbits(64))
-            if not moves:
-                assert got is None
-                continue
-            assert got is not None and got[0] in results, (key.hex(), d)
-    assert stopped > 60  # the sample meets the stopped cascades it is about
+    assert picks_are_listed_moves(cases, rng) > 60  # the sample meets the stopped cascades
     assert ENGINE.turn_moves(met, 1, 1, LATE)[0] == 22
 
 
@@ -195,7 +201,8 @@ def near_the_bear_off(rng: random.Random) -> bytes:
     us[25] = rng.randrange(0, 12)
     outside = rng.random() < 0.5  # else every checker is home already
     for _ in range(15 - us[25]):
-        us[rng.randrange(0, 6) if not outside or rng.random() < 0.75 else rng.randrange(6, 12)] += 1
+        home = not outside or rng.random() < 0.75
+        us[rng.randrange(0, 6) if home else rng.randrange(6, 12)] += 1
     them = [0] * 26
     free = [x for x in range(18) if us[x] == 0]
     for _ in range(15):
@@ -209,20 +216,8 @@ def test_a_cascade_that_may_bear_off_plays_the_most_dice():
     # take them, a chain ending at an opponent's point or with a bear-off; a bound below the
     # truth would make the pick play fewer dice than the moves listed without the lookahead.
     rng = random.Random(11)
-    stopped = 0
-    for _ in range(120):
-        key = near_the_bear_off(rng)
-        d = rng.randrange(1, 7)
-        played, moves = ENGINE.turn_moves(key, d, d, LATE)
-        results = {m[0] for m in moves}
-        stopped += 0 < played < 4 * (7 - d)
-        for _ in range(3):
-            got = ENGINE.turn_pick(key, d, d, LATE, rng.getrandbits(64))
-            if not moves:
-                assert got is None
-                continue
-            assert got is not None and got[0] in results, (key.hex(), d)
-    assert stopped > 40  # most of the sample's cascades stop before 6-6
+    cases = [(near_the_bear_off(rng), rng.randrange(1, 7)) for _ in range(120)]
+    assert picks_are_listed_moves(cases, rng) > 40  # most of them stop before 6-6
 
 
 def test_turn_pick_errors():

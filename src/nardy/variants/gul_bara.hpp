@@ -257,7 +257,8 @@ struct GulBaraPolicy : LongBoardSteps<GulBaraPolicy> {
       for (int s = 0; s < 4 && steps < 4; ++s) {
         uint32_t from = c[s] & ours;
         if (from == 0) break;
-        for (; from != 0 && steps < 4; from &= from - 1) steps += p.us.count(std::countr_zero(from));
+        for (; from != 0 && steps < 4; from &= from - 1)
+          steps += p.us.count(std::countr_zero(from));
       }
       if (steps < 4) return before + steps;
       before += 4;
