@@ -1642,10 +1642,10 @@ class SequenceEnumerator {
     }
   }
 
-  // Group k's moves from p (its results are what the pick draws from and what reach()
-  // searches), listed once: the list stays until another position's group k is listed, and
-  // reach() of its results lists only the later groups, so the pick that follows a search
-  // from p finds it again.
+  // Group k's moves from p (what reach() searches; the pick draws from them where they are
+  // listed already, see group_draws()), listed once: the list stays until another position's
+  // group k is listed, and reach() of its results lists only the later groups, so the pick
+  // that follows a search from p finds it again.
   const MoveList& group_list(const Position& p, int k) {
     MoveList& list = group_lists_[k];
     if (!listed_[k] || listed_pos_[k] != p) {
