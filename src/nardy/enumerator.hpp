@@ -442,7 +442,10 @@ class Enumerator {
   static constexpr uint64_t kPairSegment = uint64_t{1} << kKindShift;
   static constexpr uint64_t kLargerFirstSegment = uint64_t{2} << kKindShift;
   static constexpr uint64_t kChainSegment = uint64_t{3} << kKindShift;
-  static constexpr uint64_t kKindMask = uint64_t{3} << kKindShift;
+  // A double's node three steps from the end: a step from each of `sources`, highest first,
+  // each followed by the pairs plain_ordered_pairs() counts after it.
+  static constexpr uint64_t kTripleSegment = uint64_t{4} << kKindShift;
+  static constexpr uint64_t kKindMask = uint64_t{7} << kKindShift;
   static uint32_t segment_count(uint64_t g) noexcept { return (g >> kCountShift) & 1023; }
 
   // The same ranking as record(): false when plays of this score are not legal moves (a
@@ -494,7 +497,28 @@ class Enumerator {
     }
     if (last_die == 0) return cur.pos;
     uint32_t src = static_cast<uint32_t>(g) & ((1u << kCountShift) - 1);
-    const uint64_t kind = g & kKindMask;
+    uint64_t kind = g & kKindMask;
+    if constexpr (counts_plain_triples()) {
+      if (kind == kTripleSegment) {  // the first of the three steps, then a pair segment
+        PlainSources plain;
+        uint32_t twos = 0;
+        policy_.plain_triple_sources(cur, plain, twos);
+        for (;;) {
+          const int from = highest_bit(src);
+          src ^= 1u << from;
+          const PlainSources after = plain_after_step(plain, twos, from, path_die);
+          const uint32_t seconds = after.sources(path_die) & ((2u << from) - 1);
+          const uint32_t n = plain_ordered_pairs(after, seconds, path_die);
+          if (index < n) {
+            replay_step(cur, from, path_die);
+            src = seconds;
+            break;
+          }
+          index -= n;
+        }
+        kind = kPairSegment;
+      }
+    }
     if (kind == kPairSegment || kind == kLargerFirstSegment) {
       // Find the step before the last as the search would have, then its last steps.
       for (;;) {
@@ -559,6 +583,33 @@ class Enumerator {
     const uint32_t new_sources = (p.movable(d) & ~p.ours) << d;
     return static_cast<uint32_t>(m * (m + 1) / 2 - count_bits(firsts & p.singles) +
                                  count_bits(firsts & new_sources));
+  }
+  // Three steps from the end of a double: a policy whose plain sources hold for three steps
+  // (plain_triple_sources) has its nodes there counted from the masks too.
+  static constexpr bool counts_plain_triples() {
+    return requires(const P& p, const State& s, PlainSources& ps, uint32_t& twos) {
+      p.plain_triple_sources(s, ps, twos);
+    };
+  }
+  // The plain sources after a step from `from` with die d (a point holding two is left single).
+  static PlainSources plain_after_step(const PlainSources& p, uint32_t twos, int from,
+                                       int d) noexcept {
+    const uint32_t left = 1u << from, landed = 1u << (from - d);
+    return PlainSources{(p.ours & ~(p.singles & left)) | landed,
+                        (p.singles & ~left & ~landed) | (twos & left) | (landed & ~p.ours),
+                        p.blocked};
+  }
+  // A double three steps from its end, first steps `firsts`: for each, the pairs after it at
+  // or below it (the ordered search's multisets of three steps, counted).
+  static uint32_t plain_ordered_triples(const PlainSources& p, uint32_t twos, uint32_t firsts,
+                                        int d) noexcept {
+    uint32_t total = 0;
+    for (; firsts; firsts &= firsts - 1) {
+      const int from = std::countr_zero(firsts);
+      const PlainSources after = plain_after_step(p, twos, from, d);
+      total += plain_ordered_pairs(after, after.sources(d) & ((2u << from) - 1), d);
+    }
+    return total;
   }
   // A non-double, larger die first: every larger-die source a times the smaller-die sources
   // after it, less the P2 repeats (a + lo a larger-die source and a smaller-die one, a + lo -
@@ -716,6 +767,21 @@ class Enumerator {
         for_each_last_step(s, from, die_, each);
       }
     } else {
+      if constexpr (kCount && kOrdered && kDepth + 3 == 4 && counts_plain_triples()) {
+        // Three steps from the end, plain for all three: the node is one triple segment
+        // (a segment's count has 10 bits; a larger node goes step by step).
+        PlainSources plain;
+        uint32_t twos = 0;
+        if (policy_.plain_triple_sources(s, plain, twos)) {
+          const uint32_t triples = plain_ordered_triples(plain, twos, src, die_);
+          if (triples > 0 && triples < 1024) {
+            if (open_segments(play_score(4, 4 * die_))) {
+              add_segment(1, die_, triples, src, kTripleSegment);
+            }
+            return;  // (the moves that stop earlier play fewer dice)
+          }
+        }
+      }
       while (src) {
         const int from = highest_bit(src);
         src ^= 1u << from;

@@ -185,6 +185,17 @@ struct Side {
   // Points holding at least two checkers.
   [[nodiscard]] NARDY_OCC uint32_t occ2() const noexcept { return points_above(1); }
 
+  // Points holding exactly n checkers (n < 16): the nibbles equal to n, found as the zero
+  // nibbles of the words xor n in every nibble.
+  [[nodiscard]] NARDY_OCC constexpr uint32_t points_holding(int n) const noexcept {
+    const uint64_t pattern = kNibbleLowBits * static_cast<uint64_t>(n);
+    const auto zeros = [](uint64_t x) {
+      return ~(x | x >> 1 | x >> 2 | x >> 3) & kNibbleLowBits;
+    };
+    return gather_nibble_flags(zeros(w[0] ^ pattern)) |
+           (gather_nibble_flags(zeros(w[1] ^ pattern)) & 0xFFu) << 16;
+  }
+
   // Bit i set when point i holds more than k checkers (k = 0 or 1).
   [[nodiscard]] NARDY_OCC uint32_t points_above(int k) const noexcept {
 #if NARDY_SSE2

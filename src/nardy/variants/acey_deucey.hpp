@@ -11,6 +11,7 @@
 // the slot is -reserve while any wait and the borne-off count after.
 #pragma once
 
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <string>
@@ -192,6 +193,27 @@ struct AceyDeuceyPolicy {
     p.ours = s.ours;
     p.singles = (s.ours & ~us.occ2() & kBoardMask) |
                 (acey::reserve(us) == 1 ? 1u << kBar : 0u);
+    p.blocked = s.their_closed;
+    return true;
+  }
+
+  // The same for the next three steps, with the points holding exactly two checkers (the
+  // reserve as slot 24): three checkers or more outside the home board, the reserve's among
+  // them, so that no two steps bring the last one home.
+  NARDY_HOT bool plain_triple_sources(const State& s, PlainSources& p, uint32_t& twos) const noexcept {
+    const Side& us = s.pos.us;
+    if (us.bar()) return false;
+    const int reserve = acey::reserve(us);
+    const uint32_t outside = s.ours & ~kHomeMask & kBoardMask;
+    const uint32_t occ2 = us.occ2();
+    const uint32_t board_twos = us.points_holding(2);
+    // each point outside counts its checkers up to three, the reserve too
+    if (std::min(reserve, 3) + count_bits(outside) + count_bits(outside & occ2) +
+            count_bits(outside & occ2 & ~board_twos) < 3)
+      return false;
+    twos = board_twos | (reserve == 2 ? 1u << kBar : 0u);
+    p.ours = s.ours;
+    p.singles = (s.ours & ~occ2 & kBoardMask) | (reserve == 1 ? 1u << kBar : 0u);
     p.blocked = s.their_closed;
     return true;
   }

@@ -184,6 +184,24 @@ struct BasicBackgammonPolicy {
     return true;
   }
 
+  // The same for the next three steps, with the points holding exactly two checkers (which a
+  // step leaves single): three checkers or more outside the home board, so that no two steps
+  // bring the last one home.
+  NARDY_HOT bool plain_triple_sources(const State& s, PlainSources& p, uint32_t& twos) const noexcept {
+    const Side& us = s.pos.us;
+    const uint32_t outside = s.ours & ~kHomeMask;
+    if (us.bar() || outside == 0) return false;
+    const uint32_t occ2 = us.occ2();
+    twos = us.points_holding(2);
+    // each point outside counts its checkers up to three
+    if (count_bits(outside) + count_bits(outside & occ2) + count_bits(outside & occ2 & ~twos) < 3)
+      return false;
+    p.ours = s.ours;
+    p.singles = s.ours & ~occ2;
+    p.blocked = s.their_closed;
+    return true;
+  }
+
  private:
   // True when `them` has no checker on their bar or on a point that lies below the mover's
   // highest occupied point (in the mover's coordinates: their index j > 23 - highest).
