@@ -498,17 +498,16 @@ class Enumerator {
     if (last_die == 0) return cur.pos;
     uint32_t src = static_cast<uint32_t>(g) & ((1u << kCountShift) - 1);
     uint64_t kind = g & kKindMask;
-    if constexpr (counts_plain_triples()) {
-      if (kind == kTripleSegment) {  // the first of the three steps, then a pair segment
-        PlainSources plain;
-        uint32_t twos = 0;
-        policy_.plain_triple_sources(cur, plain, twos);
+    if constexpr (counts_plain_stacks()) {
+      if (kind == kTripleSegment) {  // its first step found as the count found it, then a pair
+        PlainStacks stacks;
+        policy_.plain_stacks(cur, 3, stacks);
         for (;;) {
           const int from = highest_bit(src);
           src ^= 1u << from;
-          const PlainSources after = plain_after_step(plain, twos, from, path_die);
-          const uint32_t seconds = after.sources(path_die) & ((2u << from) - 1);
-          const uint32_t n = plain_ordered_pairs(after, seconds, path_die);
+          const PlainStacks after = plain_after_step(stacks, from, path_die);
+          const uint32_t seconds = after.plain.sources(path_die) & ((2u << from) - 1);
+          const uint32_t n = plain_ordered_pairs(after.plain, seconds, path_die);
           if (index < n) {
             replay_step(cur, from, path_die);
             src = seconds;
@@ -584,30 +583,30 @@ class Enumerator {
     return static_cast<uint32_t>(m * (m + 1) / 2 - count_bits(firsts & p.singles) +
                                  count_bits(firsts & new_sources));
   }
-  // Three steps from the end of a double: a policy whose plain sources hold for three steps
-  // (plain_triple_sources) has its nodes there counted from the masks too.
-  static constexpr bool counts_plain_triples() {
-    return requires(const P& p, const State& s, PlainSources& ps, uint32_t& twos) {
-      p.plain_triple_sources(s, ps, twos);
-    };
+  // Three or four steps from the end of a double: a policy whose plain sources hold that far
+  // (plain_stacks) has its nodes there counted from the masks too.
+  static constexpr bool counts_plain_stacks() {
+    return requires(const P& p, const State& s, PlainStacks& out) { p.plain_stacks(s, 3, out); };
   }
-  // The plain sources after a step from `from` with die d (a point holding two is left single).
-  static PlainSources plain_after_step(const PlainSources& p, uint32_t twos, int from,
-                                       int d) noexcept {
+  // The stacks after a step from `from` with die d. The threes after it are not known (the
+  // fours are not kept): good for two steps more.
+  static PlainStacks plain_after_step(const PlainStacks& c, int from, int d) noexcept {
     const uint32_t left = 1u << from, landed = 1u << (from - d);
-    return PlainSources{(p.ours & ~(p.singles & left)) | landed,
-                        (p.singles & ~left & ~landed) | (twos & left) | (landed & ~p.ours),
-                        p.blocked};
+    const PlainSources& p = c.plain;
+    return PlainStacks{
+        PlainSources{(p.ours & ~(p.singles & left)) | landed,
+                     (p.singles & ~left & ~landed) | (c.twos & left) | (landed & ~p.ours),
+                     p.blocked},
+        (c.twos & ~left & ~landed) | (c.threes & left) | (p.singles & landed), 0};
   }
   // A double three steps from its end, first steps `firsts`: for each, the pairs after it at
   // or below it (the ordered search's multisets of three steps, counted).
-  static uint32_t plain_ordered_triples(const PlainSources& p, uint32_t twos, uint32_t firsts,
-                                        int d) noexcept {
+  static uint32_t plain_ordered_triples(const PlainStacks& c, uint32_t firsts, int d) noexcept {
     uint32_t total = 0;
     for (; firsts; firsts &= firsts - 1) {
       const int from = std::countr_zero(firsts);
-      const PlainSources after = plain_after_step(p, twos, from, d);
-      total += plain_ordered_pairs(after, after.sources(d) & ((2u << from) - 1), d);
+      const PlainStacks after = plain_after_step(c, from, d);
+      total += plain_ordered_pairs(after.plain, after.plain.sources(d) & ((2u << from) - 1), d);
     }
     return total;
   }
@@ -767,18 +766,49 @@ class Enumerator {
         for_each_last_step(s, from, die_, each);
       }
     } else {
-      if constexpr (kCount && kOrdered && kDepth + 3 == 4 && counts_plain_triples()) {
-        // Three steps from the end, plain for all three: the node is one triple segment
-        // (a segment's count has 10 bits; a larger node goes step by step).
-        PlainSources plain;
-        uint32_t twos = 0;
-        if (policy_.plain_triple_sources(s, plain, twos)) {
-          const uint32_t triples = plain_ordered_triples(plain, twos, src, die_);
-          if (triples > 0 && triples < 1024) {
+      if constexpr (kCount && kOrdered && kDepth + 3 == 4 && counts_plain_stacks()) {
+        // Three steps from the end, plain all the way: the node is one segment (a segment's
+        // count has 10 bits; a larger node goes step by step).
+        PlainStacks stacks;
+        if (policy_.plain_stacks(s, 3, stacks)) {
+          const uint32_t moves = plain_ordered_triples(stacks, src, die_);
+          if (moves > 0 && moves < 1024) {
             if (open_segments(play_score(4, 4 * die_))) {
-              add_segment(1, die_, triples, src, kTripleSegment);
+              add_segment(1, die_, moves, src, kTripleSegment);
             }
             return;  // (the moves that stop earlier play fewer dice)
+          }
+        }
+      }
+      if constexpr (kCount && kOrdered && kDepth == 0 && counts_plain_stacks()) {
+        // Four steps from the end, plain all the way: a triple segment for each first step,
+        // its stacks after the step from the masks (one segment for the node would make the
+        // pick count the triples again to find its first step).
+        PlainStacks stacks;
+        if (src && policy_.plain_stacks(s, 4, stacks)) {
+          uint32_t moves[kBar + 1], seconds[kBar + 1], total = 0, most = 0;
+          int n = 0;
+          for (uint32_t f = src; f; ++n) {
+            const int from = highest_bit(f);
+            f ^= 1u << from;
+            const PlainStacks after = plain_after_step(stacks, from, die_);
+            seconds[n] = after.plain.sources(die_) & ((2u << from) - 1);
+            moves[n] = plain_ordered_triples(after, seconds[n], die_);
+            total += moves[n];
+            most = std::max(most, moves[n]);
+          }
+          if (total > 0 && most < 1024) {
+            if (open_segments(play_score(4, 4 * die_))) {
+              n = 0;
+              for (uint32_t f = src; f; ++n) {
+                const int from = highest_bit(f);
+                f ^= 1u << from;
+                if (moves[n] == 0) continue;
+                path_[0] = Step{int8_t(from), int8_t(from - die_), 0};
+                add_segment(1, die_, moves[n], seconds[n], kTripleSegment);
+              }
+            }
+            return;
           }
         }
       }

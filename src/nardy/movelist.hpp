@@ -45,6 +45,15 @@ struct PlainSources {
   [[nodiscard]] constexpr uint32_t sources(int die) const noexcept { return ours & movable(die); }
 };
 
+// PlainSources with the points holding exactly two and exactly three checkers: enough to
+// follow the sources through several steps (a step leaves a point of two single, one of
+// three with two).
+struct PlainStacks {
+  PlainSources plain;
+  uint32_t twos = 0;
+  uint32_t threes = 0;
+};
+
 // A complete move: where it leads (mover's perspective, not swapped) and one canonical list of
 // the steps that get there (the first sequence the enumerator found).
 struct Move {

@@ -197,24 +197,25 @@ struct AceyDeuceyPolicy {
     return true;
   }
 
-  // The same for the next three steps, with the points holding exactly two checkers (the
-  // reserve as slot 24): three checkers or more outside the home board, the reserve's among
-  // them, so that no two steps bring the last one home.
-  NARDY_HOT bool plain_triple_sources(const State& s, PlainSources& p, uint32_t& twos) const noexcept {
+  // The same for each of the next `steps` steps (3 or 4), with the stacks of two and three
+  // (the reserve's as slot 24): at least `steps` checkers outside the home board, the
+  // reserve's among them, so that no step before the last brings the last one home.
+  NARDY_HOT bool plain_stacks(const State& s, int steps, PlainStacks& out) const noexcept {
     const Side& us = s.pos.us;
     if (us.bar()) return false;
     const int reserve = acey::reserve(us);
     const uint32_t outside = s.ours & ~kHomeMask & kBoardMask;
-    const uint32_t occ2 = us.occ2();
-    const uint32_t board_twos = us.points_holding(2);
-    // each point outside counts its checkers up to three, the reserve too
-    if (std::min(reserve, 3) + count_bits(outside) + count_bits(outside & occ2) +
-            count_bits(outside & occ2 & ~board_twos) < 3)
+    const uint32_t occ2 = us.occ2(), twos = us.points_holding(2), threes = us.points_holding(3);
+    const uint32_t occ3 = occ2 & ~twos;
+    // each point outside counts its checkers up to four, the reserve too
+    if (std::min(reserve, 4) + count_bits(outside) + count_bits(outside & occ2) +
+            count_bits(outside & occ3) + count_bits(outside & occ3 & ~threes) < steps)
       return false;
-    twos = board_twos | (reserve == 2 ? 1u << kBar : 0u);
-    p.ours = s.ours;
-    p.singles = (s.ours & ~occ2 & kBoardMask) | (reserve == 1 ? 1u << kBar : 0u);
-    p.blocked = s.their_closed;
+    const uint32_t waiting = 1u << kBar;
+    out.plain = PlainSources{s.ours, (s.ours & ~occ2 & kBoardMask) | (reserve == 1 ? waiting : 0u),
+                             s.their_closed};
+    out.twos = twos | (reserve == 2 ? waiting : 0u);
+    out.threes = threes | (reserve == 3 ? waiting : 0u);
     return true;
   }
 };

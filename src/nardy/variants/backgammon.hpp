@@ -184,21 +184,22 @@ struct BasicBackgammonPolicy {
     return true;
   }
 
-  // The same for the next three steps, with the points holding exactly two checkers (which a
-  // step leaves single): three checkers or more outside the home board, so that no two steps
-  // bring the last one home.
-  NARDY_HOT bool plain_triple_sources(const State& s, PlainSources& p, uint32_t& twos) const noexcept {
+  // The same for each of the next `steps` steps (3 or 4), with the stacks of two and three:
+  // at least `steps` checkers outside the home board, so that no step before the last brings
+  // the last one home.
+  NARDY_HOT bool plain_stacks(const State& s, int steps, PlainStacks& out) const noexcept {
     const Side& us = s.pos.us;
     const uint32_t outside = s.ours & ~kHomeMask;
     if (us.bar() || outside == 0) return false;
-    const uint32_t occ2 = us.occ2();
-    twos = us.points_holding(2);
-    // each point outside counts its checkers up to three
-    if (count_bits(outside) + count_bits(outside & occ2) + count_bits(outside & occ2 & ~twos) < 3)
+    const uint32_t occ2 = us.occ2(), twos = us.points_holding(2), threes = us.points_holding(3);
+    const uint32_t occ3 = occ2 & ~twos;
+    // each point outside counts its checkers up to four
+    if (count_bits(outside) + count_bits(outside & occ2) + count_bits(outside & occ3) +
+            count_bits(outside & occ3 & ~threes) < steps)
       return false;
-    p.ours = s.ours;
-    p.singles = s.ours & ~occ2;
-    p.blocked = s.their_closed;
+    out.plain = PlainSources{s.ours, s.ours & ~occ2, s.their_closed};
+    out.twos = twos;
+    out.threes = threes;
     return true;
   }
 
