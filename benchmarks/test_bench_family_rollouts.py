@@ -75,8 +75,9 @@ def test_rollouts_against_relative(benchmark: Any, figures: Figures, enabled: bo
                     benchmark if name == variant else None)
 
 
-#: Acey-deucey random games per call of ``nardy-core rollout`` against another build
-AGAINST_BUILD_GAMES = (2000, 100)
+#: Random games per call of ``nardy-core rollout`` against another build (rounds of about a
+#: second: shorter ones measure process start and the timer's granularity)
+AGAINST_BUILD_GAMES = (20000, 100)
 
 
 def _core_rollout(tool: str, variant: str, games: int, seed: int) -> tuple[float, str]:
