@@ -203,20 +203,13 @@ struct AceyDeuceyPolicy {
   NARDY_HOT bool plain_stacks(const State& s, int steps, PlainStacks& out) const noexcept {
     const Side& us = s.pos.us;
     if (us.bar()) return false;
+    const int outside = board_stacks(us, s.ours, s.their_closed, out);
     const int reserve = acey::reserve(us);
-    const uint32_t outside = s.ours & ~kHomeMask & kBoardMask;
-    const uint32_t occ2 = us.occ2(), twos = us.points_holding(2), threes = us.points_holding(3);
-    const uint32_t occ3 = occ2 & ~twos;
-    // each point outside counts its checkers up to four, the reserve too
-    if (std::min(reserve, 4) + count_bits(outside) + count_bits(outside & occ2) +
-            count_bits(outside & occ3) + count_bits(outside & occ3 & ~threes) < steps)
-      return false;
     const uint32_t waiting = 1u << kBar;
-    out.plain = PlainSources{s.ours, (s.ours & ~occ2 & kBoardMask) | (reserve == 1 ? waiting : 0u),
-                             s.their_closed};
-    out.twos = twos | (reserve == 2 ? waiting : 0u);
-    out.threes = threes | (reserve == 3 ? waiting : 0u);
-    return true;
+    if (reserve == 1) out.plain.singles |= waiting;
+    if (reserve == 2) out.twos |= waiting;
+    if (reserve == 3) out.threes |= waiting;
+    return std::min(reserve, 4) + outside >= steps;
   }
 };
 

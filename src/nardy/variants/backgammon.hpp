@@ -188,19 +188,7 @@ struct BasicBackgammonPolicy {
   // at least `steps` checkers outside the home board, so that no step before the last brings
   // the last one home.
   NARDY_HOT bool plain_stacks(const State& s, int steps, PlainStacks& out) const noexcept {
-    const Side& us = s.pos.us;
-    const uint32_t outside = s.ours & ~kHomeMask;
-    if (us.bar() || outside == 0) return false;
-    const uint32_t occ2 = us.occ2(), twos = us.points_holding(2), threes = us.points_holding(3);
-    const uint32_t occ3 = occ2 & ~twos;
-    // each point outside counts its checkers up to four
-    if (count_bits(outside) + count_bits(outside & occ2) + count_bits(outside & occ3) +
-            count_bits(outside & occ3 & ~threes) < steps)
-      return false;
-    out.plain = PlainSources{s.ours, s.ours & ~occ2, s.their_closed};
-    out.twos = twos;
-    out.threes = threes;
-    return true;
+    return s.pos.us.bar() == 0 && board_stacks(s.pos.us, s.ours, s.their_closed, out) >= steps;
   }
 
  private:

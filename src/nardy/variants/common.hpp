@@ -47,6 +47,22 @@ NARDY_HOT uint32_t entering_sources(uint32_t ours, bool on_bar, uint32_t their_c
   return race_sources(ours, die) & ~(their_closed << die);
 }
 
+// PlainStacks of a side's board points (`ours` may hold more bits, kept in its `ours`), and
+// its checkers outside the home board with each point counted up to four: a step can bring
+// the last one home only once fewer than two are out, so `steps` steps with at least `steps`
+// out never make a bear-off legal before the last.
+NARDY_HOT int board_stacks(const Side& us, uint32_t ours, uint32_t their_closed,
+                           PlainStacks& out) noexcept {
+  const uint32_t board = ours & kBoardMask, outside = board & ~kHomeMask;
+  const uint32_t occ2 = us.occ2(), twos = us.points_holding(2), threes = us.points_holding(3);
+  const uint32_t occ3 = occ2 & ~twos;
+  out.plain = PlainSources{ours, board & ~occ2, their_closed};
+  out.twos = twos;
+  out.threes = threes;
+  return count_bits(outside) + count_bits(outside & occ2) + count_bits(outside & occ3) +
+         count_bits(outside & occ3 & ~threes);
+}
+
 // The board bit of `from` when a checker has just left it and none is left there, else 0
 // (without a branch).
 NARDY_HOT uint32_t vacated(const Side& side, int from) noexcept {
