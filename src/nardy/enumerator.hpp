@@ -1396,7 +1396,7 @@ class SequenceEnumerator {
         const MoveList& list = group_list(p, k);
         qualified_.clear();
         for (uint32_t i = 0; i < list.size(); ++i)
-          if (reach(list[i].result, k + 1) == need) qualified_.push_back(i);
+          if (reach(list[i].result, k + 1, need) == need) qualified_.push_back(i);
         p = list[qualified_[draw(qualified_.size())]].result;
       }
     }
@@ -1613,39 +1613,71 @@ class SequenceEnumerator {
   static constexpr int kTries = 4;
   static constexpr size_t kKeptMemo = size_t{1} << 16;
 
-  // The most dice groups k.. can play from p (groups before k played in full), memoised by
-  // (position, k); a search stops as soon as one way plays every die left.
-  int reach(const Position& p, int k) {
+  // The most dice groups k.. can play from p (groups before k played in full) when that is
+  // at least `floor`; otherwise some number below `floor` that is at least that many: the
+  // search gives up on a position once the policy's bound, or the results it searched, show
+  // that nothing from it reaches `floor`. Most questions are whether a result still plays
+  // what the turn needs, and the results that cannot are the bulk of a cascade's search.
+  // Memoised by (position, k), the answers below a floor marked as bounds (kBoundFlag); a
+  // search stops as soon as one way plays every die left, or as many as the bound allows.
+  int reach(const Position& p, int k, int floor = 0) {
     if (k == n_groups_) return 0;
-    if (const uint8_t* v = memo_.find(p, static_cast<uint32_t>(k))) return *v;
+    if (const uint8_t* v = memo_.find(p, static_cast<uint32_t>(k))) {
+      if ((*v & kBoundFlag) == 0) return *v;
+      if ((*v & ~kBoundFlag) < floor) return *v & ~kBoundFlag;
+    }
     const DiceGroup g = groups_[k];
     if (k + 1 == n_groups_) {  // the last group: how far it goes, not its moves
       const int r = base_.most_dice(p, g.d1, g.d2, g.size());
-      memo_.insert(p, static_cast<uint32_t>(k), static_cast<uint8_t>(r));
-      ++memo_size_;
+      remember(p, k, r, false);
       return r;
+    }
+    int most = rest_[k];
+    bool bounded = false;
+    if (floor > 0) {
+      bounded = true;
+      most = std::min(most, dice_bound(p, k));
+      if (most < floor) {
+        remember(p, k, most, true);
+        return most;
+      }
     }
     const MoveList& list = group_list(p, k);
     int r = listed_played_[k];
     if (r == g.size()) {
-      // The search stops at the most the later groups could play: all their dice, or less
-      // where the policy can tell (asked once the first result falls short of all).
-      int best = 0, most = rest_[k + 1];
-      bool bounded = false;
+      // best: the most a result plays, among those that reach what they were asked
+      // (at_least); shortfall: the largest bound of those that did not
+      const int need = std::max(floor - g.size(), 0);
+      int best = -1, shortfall = 0, later_most = most - g.size();
       for (const Move& m : list) {
-        best = std::max(best, reach(m.result, k + 1));
-        if (best == most) break;
-        if (!bounded) {
-          bounded = true;
-          most = std::min(most, later_bound(p, k));
-          if (best == most) break;
+        const int at_least = std::max(need, best + 1);
+        const int v = reach(m.result, k + 1, at_least);
+        if (v >= at_least) {
+          best = v;
+        } else {
+          shortfall = std::max(shortfall, v);
         }
+        if (best == later_most) break;
+        if (!bounded) {  // asked once the first result falls short of all
+          bounded = true;
+          later_most = std::min(later_most, dice_bound(p, k) - g.size());
+          if (best == later_most) break;
+        }
+      }
+      if (best < need) {
+        remember(p, k, r + shortfall, true);
+        return r + shortfall;
       }
       r += best;
     }
-    memo_.insert(p, static_cast<uint32_t>(k), static_cast<uint8_t>(r));
-    ++memo_size_;
+    remember(p, k, r, false);
     return r;
+  }
+
+  void remember(const Position& p, int k, int dice, bool bound) {
+    const auto [slot, fresh] = memo_.insert(p, static_cast<uint32_t>(k));
+    *slot = static_cast<uint8_t>(dice | (bound ? kBoundFlag : 0));
+    if (fresh) ++memo_size_;
   }
 
   // The turn's groups for most_dice() and find(), and the search state they share with
@@ -1690,7 +1722,7 @@ class SequenceEnumerator {
     for (const Move& m : list) {
       const Position& c = m.result;
       const uint32_t tried = kTried + static_cast<uint32_t>(k + 1);
-      if (!may_lead_to(c, target) || memo_.find(c, tried) != nullptr || reach(c, k + 1) != need)
+      if (!may_lead_to(c, target) || memo_.find(c, tried) != nullptr || reach(c, k + 1, need) != need)
         continue;
       if (find_from(c, k + 1, need, target)) {
         found_[k] = m;
@@ -1720,21 +1752,21 @@ class SequenceEnumerator {
     if constexpr (requires(const DiceGroup* g) { policy_.dice_bound(p, g, 1); }) {
       if (policy_.dice_bound(p, groups_ + k, n_groups_ - k) < rest_[k]) return false;
     }
-    return reach(p, k) == rest_[k];
+    return reach(p, k, rest_[k]) == rest_[k];
   }
 
   // Whether groups k.. played from p take `need` dice, the most the turn still allows.
   bool still_plays(const Position& p, int k, int need) {
-    return need == rest_[k] ? plays_rest(p, k) : reach(p, k) == need;
+    return need == rest_[k] ? plays_rest(p, k) : reach(p, k, need) == need;
   }
 
-  // At most how many dice groups k + 1.. can play after group k played in full from p: the
-  // policy's dice_bound() where it has one.
-  int later_bound(const Position& p, int k) const {
+  // At most how many dice groups k.. can play from p: the policy's dice_bound() where it has
+  // one.
+  int dice_bound(const Position& p, int k) const {
     if constexpr (requires(const DiceGroup* g) { policy_.dice_bound(p, g, 1); }) {
-      return policy_.dice_bound(p, groups_ + k, n_groups_ - k) - groups_[k].size();
+      return policy_.dice_bound(p, groups_ + k, n_groups_ - k);
     } else {
-      return rest_[k + 1];
+      return rest_[k];
     }
   }
 
@@ -1830,6 +1862,7 @@ class SequenceEnumerator {
   std::vector<std::pair<int, uint32_t>> ranked_;  // pick_best()'s (-score, index) of a group
   // most_dice() and find()'s state
   static constexpr uint32_t kTried = 64;  // memo tag offset of find()'s failed results
+  static constexpr uint8_t kBoundFlag = 0x80;  // a memo value that is a bound (see reach())
   std::array<DiceGroup, kMaxGroups> own_groups_{};
   std::array<Move, kMaxGroups> found_{};
   int found_end_ = 0;
