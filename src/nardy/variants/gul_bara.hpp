@@ -59,8 +59,9 @@ struct GulBaraPolicy : LongBoardSteps<GulBaraPolicy> {
     // The first group by whose end a checker may have been borne off: all the checkers must
     // be home first, so the groups before it have too few pips to bring them there, or leave
     // one where no walk of their values takes it home (behind a prime, say).
-    const uint32_t outside = p.us.occ1() & kBoardMask & ~kHomeMask;
-    const int home_pips = pips_to_home(p);
+    const CheckerCounts checkers = checker_counts(p);
+    const uint32_t outside = checkers.points & ~kHomeMask;
+    const int home_pips = pips_to_home(checkers);
     int first_bear = n;
     for (int k = 0, pips = 0; k < n; ++k) {
       pips += groups[k].size() * (groups[k].d1 + groups[k].d2) / 2;
@@ -71,10 +72,10 @@ struct GulBaraPolicy : LongBoardSteps<GulBaraPolicy> {
         break;
       }
     }
-    const int chained = chain_bound(p, t, groups, first_bear);
+    const int chained = chain_bound(checkers, t, groups, first_bear);
     int used = 0, played = 0;
     for (int k = 0; k < first_bear && played < chained; ++k) {
-      const int room = travel_capacity(p, lowest_after(t, groups, k));
+      const int room = travel_capacity(checkers, lowest_after(t, groups, k));
       const DiceGroup g = groups[k];
       const int lo = std::min(g.d1, g.d2), hi = std::max(g.d1, g.d2);
       for (int i = 0; i < g.size(); ++i) {
@@ -94,9 +95,12 @@ struct GulBaraPolicy : LongBoardSteps<GulBaraPolicy> {
   // leaving the start), so a walk that plays every die proves the turn can; the lookahead
   // asks this before searching the groups' moves.
   static bool plays_in_full(const Position& p, const DiceGroup* groups, int n) noexcept {
-    int count[kPoints];
-    for (int x = 0; x < kPoints; ++x) count[x] = p.us.count(x);
+    int count[kPoints] = {};
     uint32_t ours = p.us.occ1() & kBoardMask;
+    for (uint32_t m = ours; m != 0; m &= m - 1) {
+      const int x = std::countr_zero(m);
+      count[x] = p.us.count(x);
+    }
     const uint32_t open = ~rotate24_half(p.them.occ1()) & kBoardMask;
     for (int k = 0; k < n; ++k) {
       const int d = groups[k].d1;
@@ -247,9 +251,9 @@ struct GulBaraPolicy : LongBoardSteps<GulBaraPolicy> {
 
   // dice_bound()'s chain bound (see there).
   // A chain may end in a bear-off from group first_bear on.
-  static int chain_bound(const Position& p, BoundTables& t, const DiceGroup* groups,
+  static int chain_bound(const CheckerCounts& checkers, BoundTables& t, const DiceGroup* groups,
                          int first_bear) noexcept {
-    const uint32_t ours = p.us.occ1() & kBoardMask;
+    const uint32_t ours = checkers.points;
     int before = 0;
     for (int k = 0; k < t.n_doubles; ++k) {
       const std::array<uint32_t, 4>& c = chains(t, groups, k, k >= first_bear);
@@ -258,7 +262,7 @@ struct GulBaraPolicy : LongBoardSteps<GulBaraPolicy> {
         uint32_t from = c[s] & ours;
         if (from == 0) break;
         for (; from != 0 && steps < 4; from &= from - 1)
-          steps += p.us.count(std::countr_zero(from));
+          steps += checkers.count[std::countr_zero(from)];
       }
       if (steps < 4) return before + steps;
       before += 4;

@@ -137,17 +137,33 @@ struct LongBoardSteps {
     return race_sources(ours, next_die) & movable & ~(s.theirs << next_die);
   }
 
+  // The mover's checkers on the board, read from the position once for the bounds below
+  // (each reads every stack, some once per group of the turn).
+  struct CheckerCounts {
+    uint32_t points = 0;         // points holding his checkers
+    int8_t count[kPoints] = {};  // checkers on each (read at `points` only)
+  };
+  static CheckerCounts checker_counts(const Position& p) noexcept {
+    CheckerCounts c;
+    c.points = p.us.occ1() & kBoardMask;
+    for (uint32_t m = c.points; m != 0; m &= m - 1) {
+      const int x = std::countr_zero(m);
+      c.count[x] = static_cast<int8_t>(p.us.count(x));
+    }
+    return c;
+  }
+
   // How far the mover's checkers can travel in all with steps of the values in `values` (bit
   // v: a die v) while none is borne off: each checker at most down to the lowest point that
   // some walk from its point reaches, landing only on points free of opponent checkers (they
   // stand still through the turn: nothing is hit). Any play of such dice moves its checkers
   // no further, whatever else the variant's rules forbid. `lowest` is lowest_points()' table
   // for the opponent's points and those values.
-  static int travel_capacity(const Position& p, const int8_t lowest[kPoints]) noexcept {
+  static int travel_capacity(const CheckerCounts& c, const int8_t lowest[kPoints]) noexcept {
     int total = 0;
-    for (uint32_t ours = p.us.occ1() & kBoardMask; ours != 0; ours &= ours - 1) {
-      const int x = std::countr_zero(ours);
-      total += p.us.count(x) * (x - lowest[x]);
+    for (uint32_t m = c.points; m != 0; m &= m - 1) {
+      const int x = std::countr_zero(m);
+      total += c.count[x] * (x - lowest[x]);
     }
     return total;
   }
@@ -166,11 +182,11 @@ struct LongBoardSteps {
 
   // The pips the mover's checkers outside the home quarter need to come home (a turn of no
   // more pips bears none off).
-  static int pips_to_home(const Position& p) noexcept {
+  static int pips_to_home(const CheckerCounts& c) noexcept {
     int total = 0;
-    for (uint32_t out = p.us.occ1() & kBoardMask & ~kHomeMask; out != 0; out &= out - 1) {
+    for (uint32_t out = c.points & ~kHomeMask; out != 0; out &= out - 1) {
       const int x = std::countr_zero(out);
-      total += p.us.count(x) * (x - 5);
+      total += c.count[x] * (x - 5);
     }
     return total;
   }
