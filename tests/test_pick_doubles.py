@@ -1,8 +1,9 @@
 """A double's moves counted without making them (Enumerator::count and pick): where the
 checkers stay clear of the bear-off for the whole double, the last three and four steps are
 counted from occupancy masks, stacks of two and three included. Every index must still pick
-the listed move at that index, on positions from seeded random games of backgammon and
-Acey-deucey (whose reserve is one more stack)."""
+the listed move at that index, on positions from seeded random games of backgammon,
+Acey-deucey (whose reserve is one more stack) and Gul bara (long nardy's board: no hitting,
+a single checker holds a point)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ import nardy
 from nardy import _core
 from tests.support import pick_mismatches
 
-VARIANTS = {"backgammon": _core.Variant.BACKGAMMON, "acey-deucey": _core.Variant.ACEY_DEUCEY}
+VARIANTS = {"backgammon": _core.Variant.BACKGAMMON, "acey-deucey": _core.Variant.ACEY_DEUCEY,
+            "gul-bara": _core.Variant.GUL_BARA}
 
 
 def outside_home(key: bytes, variant) -> int:

@@ -43,6 +43,14 @@ struct GulBaraPolicy : LongBoardSteps<GulBaraPolicy> {
   static constexpr bool checked_at_end(const State&) noexcept { return false; }
   static constexpr bool exact_start(const State&) noexcept { return true; }
 
+  // PlainStacks for the next `steps` steps (3 or 4) of a double: with at least that many
+  // checkers outside the home quarter no step before the last brings the last one home, so
+  // none can be borne off, and with no rule on the points held or the start every step is
+  // the plain one (the enumerator then counts those nodes from the masks).
+  NARDY_HOT static bool plain_stacks(const State& s, int steps, PlainStacks& out) noexcept {
+    return board_stacks(s.pos.us, s.ours, s.theirs, out) >= steps;
+  }
+
   // At most how many dice of groups[0..n), played in order, a move from p can play (the
   // dice-sequence lookahead stops searching once a play reaches it), the smaller of two
   // bounds. Chains: the steps of one double's group are, for each checker, a chain of that
