@@ -1743,14 +1743,11 @@ class SequenceEnumerator {
   }
 
   // Whether groups k.. can all be played in full from p: the policy's quick witness
-  // (plays_in_full) or its bound (dice_bound) where it has them, else the search.
+  // (plays_in_full) where it has one, else the search (which asks the policy's bound first).
   bool plays_rest(const Position& p, int k) {
     if (k == n_groups_) return true;
     if constexpr (requires(const DiceGroup* g) { policy_.plays_in_full(p, g, 1); }) {
       if (policy_.plays_in_full(p, groups_ + k, n_groups_ - k)) return true;
-    }
-    if constexpr (requires(const DiceGroup* g) { policy_.dice_bound(p, g, 1); }) {
-      if (policy_.dice_bound(p, groups_ + k, n_groups_ - k) < rest_[k]) return false;
     }
     return reach(p, k, rest_[k]) == rest_[k];
   }
