@@ -1722,7 +1722,8 @@ class SequenceEnumerator {
     for (const Move& m : list) {
       const Position& c = m.result;
       const uint32_t tried = kTried + static_cast<uint32_t>(k + 1);
-      if (!may_lead_to(c, target) || memo_.find(c, tried) != nullptr || reach(c, k + 1, need) != need)
+      if (!may_lead_to(c, target) || memo_.find(c, tried) != nullptr ||
+          reach(c, k + 1, need) != need)
         continue;
       if (find_from(c, k + 1, need, target)) {
         found_[k] = m;
