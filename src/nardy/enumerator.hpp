@@ -599,14 +599,32 @@ class Enumerator {
                      p.blocked},
         (c.twos & ~left & ~landed) | (c.threes & left) | (p.singles & landed), 0};
   }
+  // plain_ordered_pairs() after a step from b (a source for d; `movable` = movable(d)), the
+  // pairs at or below b, read from c without making the step: the step moves a checker from b
+  // to n = b - d, so below b only n changes. There are the sources below b, b itself unless it
+  // was single, and n if it was empty and is movable; a single is one of those, less n if it
+  // was single (it now holds two), plus b if it held two and n if it was empty; a source whose
+  // landing was empty and movable stays new (n is now occupied, but only b lands there).
+  static uint32_t plain_pairs_after_step(const PlainStacks& c, uint32_t movable, int b,
+                                         int d) noexcept {
+    const PlainSources& p = c.plain;
+    const uint32_t below = (1u << b) - 1, landing = 1u << (b - d);
+    const uint32_t held = p.ours & movable & below;
+    const uint32_t fresh = landing & movable & ~p.ours;  // n becomes a source
+    const uint32_t new_sources = (movable & ~p.ours) << d;
+    const int m = count_bits(held) + 1 - static_cast<int>((p.singles >> b) & 1u) + (fresh != 0);
+    const int singles = count_bits(held & p.singles & ~landing) +
+                        static_cast<int>((c.twos >> b) & 1u) + (fresh != 0);
+    const int lands_new = count_bits(held & new_sources) + ((fresh & new_sources) != 0);
+    return static_cast<uint32_t>(m * (m + 1) / 2 - singles + lands_new);
+  }
   // A double three steps from its end, first steps `firsts`: for each, the pairs after it at
   // or below it (the ordered search's multisets of three steps, counted).
   static uint32_t plain_ordered_triples(const PlainStacks& c, uint32_t firsts, int d) noexcept {
+    const uint32_t movable = c.plain.movable(d);
     uint32_t total = 0;
     for (; firsts; firsts &= firsts - 1) {
-      const int from = std::countr_zero(firsts);
-      const PlainStacks after = plain_after_step(c, from, d);
-      total += plain_ordered_pairs(after.plain, after.plain.sources(d) & ((2u << from) - 1), d);
+      total += plain_pairs_after_step(c, movable, std::countr_zero(firsts), d);
     }
     return total;
   }
