@@ -1339,8 +1339,9 @@ class SequenceEnumerator {
       }
       const std::remove_reference_t<Draw> before = draw;
       const Position first = base_.counted_move(draw(n0));
-      if (base_.most_dice(first, g1.d1, g1.d2, g1.size()) == g1.size()) {
-        base_.pick(first, g1.d1, g1.d2, draw, result);
+      const size_t n1 = base_.count(first, g1.d1, g1.d2);  // (the count says how many dice)
+      if (base_.dice_played() == g1.size()) {
+        result = base_.counted_move(draw(n1));
         picked_dice_ = c.dice();
         return c.again ? 2 : 1;
       }
