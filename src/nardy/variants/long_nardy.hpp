@@ -169,14 +169,23 @@ struct LongBoardSteps {
   }
   // For each point, the lowest point a walk of steps of the values in `values` reaches from
   // it through the points in `open` (those free of opponent checkers).
+  // (Six entries below point 0 read as unreachable, so that each step is a load and a min
+  // with no branch: whether a step lands on an open point follows no pattern.)
   static void lowest_points(uint32_t open, unsigned values, int8_t lowest[kPoints]) noexcept {
+    constexpr int kBelow = 6;
+    int8_t low[kBelow + kPoints];
+    for (int i = 0; i < kBelow; ++i) low[i] = kPoints;
+    const uint64_t open_from_below = uint64_t{open} << kBelow;
     for (int x = 0; x < kPoints; ++x) {
-      int low = x;
+      int best = x;
       for (unsigned v = values; v != 0; v &= v - 1) {
-        const int y = x - std::countr_zero(v);
-        if (y >= 0 && ((open >> y) & 1u)) low = std::min(low, int(lowest[y]));
+        const int y = x + kBelow - std::countr_zero(v);  // values are dice, 1..6
+        const int closed = static_cast<int>(~(open_from_below >> y) & 1u);
+        const int reached = int(low[y]) + closed * kPoints;
+        best = std::min(best, reached);
       }
-      lowest[x] = static_cast<int8_t>(low);
+      low[x + kBelow] = static_cast<int8_t>(best);
+      lowest[x] = static_cast<int8_t>(best);
     }
   }
 
