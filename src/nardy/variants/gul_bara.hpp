@@ -115,10 +115,11 @@ struct GulBaraPolicy : LongBoardSteps<GulBaraPolicy> {
       if (groups[k].d2 != d) return false;
       for (int i = 0; i < 4; ++i) {
         const uint32_t movable = ours & (open << d) & kBoardMask;
-        int from, to = -1;
+        int from;
         if (movable != 0) {
           from = 31 - std::countl_zero(movable);
-          to = from - d;
+          ++count[from - d];
+          ours |= 1u << (from - d);
         } else if ((ours & ~kHomeMask) == 0 && ours != 0) {  // all home: bear one off
           const int highest = 31 - std::countl_zero(ours);
           if ((ours >> (d - 1)) & 1u) {
@@ -131,8 +132,8 @@ struct GulBaraPolicy : LongBoardSteps<GulBaraPolicy> {
         } else {
           return false;
         }
-        if (--count[from] == 0) ours &= ~(1u << from);
-        if (to >= 0 && count[to]++ == 0) ours |= 1u << to;
+        // (whether the point empties follows no pattern: a mask, not a branch)
+        ours &= ~(static_cast<uint32_t>(--count[from] == 0) << from);
       }
     }
     return true;
