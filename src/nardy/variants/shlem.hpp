@@ -358,7 +358,7 @@ struct ShlemPolicy {
     if (from < 12) {  // own territory: along the own line, or the jump to the facing point
       if (from + die <= 11) to(from + die);
       if (from - die >= 0) to(from - die);
-      if (die == shlem::point_number(from)) to(from + 12);
+      if (from == die - 1 || from == die + 5) to(from + 12);  // point number == die, no division
     } else {  // the opponent's territory: along its line only, never back
       if (from + die <= 23) to(from + die);
       if (from - die >= 12) to(from - die);
