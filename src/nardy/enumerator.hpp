@@ -394,6 +394,9 @@ class Enumerator {
   // path of this search can reach the same result. Plays of fewer dice or pips than the best
   // so far are dropped here, so a move that stops early can be offered after its longer
   // continuations have been searched (and is then dropped if one of them was legal).
+  // kInlineInsert: the list's insertion is made inline, for the call site most results of a
+  // search arrive at (a double's last step); elsewhere it stays a call, to keep the code small.
+  template <bool kInlineInsert = false>
   NARDY_HOT void record(const Position& result, Step last, int used, int pips, bool unique) {
     const int score = play_score(used, pips);
     if (score < best_score_) return;
@@ -403,6 +406,8 @@ class Enumerator {
     }
     if (unique) {
       out_->append(result, path_, last, used);
+    } else if constexpr (kInlineInsert) {
+      out_->insert_inline(result, path_, last, used);
     } else {
       out_->insert(result, path_, last, used);
     }
@@ -692,7 +697,7 @@ class Enumerator {
   // determined by its result, and the commuting skip generates it in one order only; without
   // that skip (an order-dependent rejection happened) every result is checked.
   // A policy with several steps per source may say which pairs can meet (pairs_may_meet()).
-  bool may_meet(Step a, Step b) const noexcept {
+  NARDY_OCC bool may_meet(Step a, Step b) const noexcept {
     if constexpr (requires { P::pairs_may_meet(a, b); }) {
       return !skip_commuting_ || P::pairs_may_meet(a, b);
     } else {
@@ -772,7 +777,7 @@ class Enumerator {
         const int from = highest_bit(src);
         src ^= 1u << from;
         auto each = [&](const Position& result, Step st) NARDY_LAMBDA {
-          record(result, st, 4, 4 * die_, kOrdered);
+          record<true>(result, st, 4, 4 * die_, kOrdered);
         };
         if constexpr (prunes_swaps() && !kOrdered) {
           const uint32_t targets = fresh_targets<kDepth>(s, from);
@@ -835,7 +840,7 @@ class Enumerator {
         src ^= 1u << from;
         auto each = [&](const State& next, Step st) NARDY_LAMBDA {
           path_[kDepth] = st;
-          if (kOrdered || seen_.insert(next.pos, tag(next, kDepth + 1))) {
+          if (kOrdered || seen_.insert_inline(next.pos, tag(next, kDepth + 1))) {
             if constexpr (kOrdered && !kCount && kDepth + 2 == 4) {
               ordered_last_node(next, from);
             } else {

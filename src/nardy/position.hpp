@@ -273,11 +273,11 @@ struct Position {
 
   [[nodiscard]] constexpr Position swapped() const noexcept { return Position{them, us}; }
 
-  friend constexpr bool operator==(const Position& a, const Position& b) noexcept {
+  NARDY_OCC friend constexpr bool operator==(const Position& a, const Position& b) noexcept {
     return a.us == b.us && a.them == b.them;
   }
 
-  [[nodiscard]] uint64_t hash() const noexcept {
+  [[nodiscard]] NARDY_OCC uint64_t hash() const noexcept {
     // One multiply per word, folded: the four words differ in few nibbles, the odd
     // multipliers spread each nibble over the high bits, the fold brings them down.
     const uint64_t h = us.w[0] * 0x9E3779B97F4A7C15ull ^ us.w[1] * 0xC2B2AE3D27D4EB4Full ^

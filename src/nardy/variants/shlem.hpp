@@ -303,7 +303,7 @@ struct ShlemPolicy {
   // along Shlem's lines (the jump included) two different pairs of the two dice never give
   // the same ones. Two entries of one die land 6 apart, as do the steps of 3 from one point
   // either way, so pairs with an entry may meet.
-  static constexpr bool pairs_may_meet(Step a, Step b) noexcept {
+  NARDY_OCC static constexpr bool pairs_may_meet(Step a, Step b) noexcept {
     return a.to == b.from || b.to == a.from || a.from == kBar || b.from == kBar;
   }
 
