@@ -352,6 +352,8 @@ struct ShlemPolicy {
       if (targets >> (die + 5) & 1u) enter<kLast>(s, die + 5, die, f);
       return;
     }
+    // (the opponent's closed points and prisoner points are never a target)
+    targets &= ~(s.my_pris | s.theirs2);
     auto to = [&](int t) NARDY_LAMBDA {
       if (targets >> t & 1u) land<kLast>(s, from, t, die, f);
     };
@@ -395,9 +397,8 @@ struct ShlemPolicy {
 
   template <bool kLast, class F>
   NARDY_HOT void land(const State& s, int from, int to, int die, F&& f) const {
+    // (steps() passes only targets that are not the opponent's closed point or prisoner point)
     const uint32_t bit = 1u << to;
-    // Not on the opponent's closed point, nor where the opponent holds a prisoner.
-    if ((s.my_pris | s.theirs2) & bit) return;
     const uint32_t from_bit = 1u << from;
     // The last capturer leaving frees the prisoner under it.
     const bool frees = (s.their_pris & from_bit) && shlem::single(s.pos.us, from);
