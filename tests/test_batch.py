@@ -109,6 +109,23 @@ def test_afterstates_threads_and_engine_kernel(samples):
         assert np.array_equal(a, c)
 
 
+@pytest.mark.parametrize("variant", ["backgammon", "shlem"])
+def test_threads_write_chunks_in_row_order(samples, variant):
+    """Every roll of each position: rows whose costs differ a hundredfold (a Shlem double against
+    a pass), so the threads finish chunks out of order; each output is still the one-thread
+    output, for rows with steps and for keys."""
+    positions = [p for p in samples[variant] for _ in ROLLS]
+    dice = ROLLS * len(samples[variant])
+    one = batch.afterstates(positions, dice, steps=True)
+    one_keys = batch.afterstate_keys(positions, dice)
+    for threads in (2, 4, 7):
+        many = batch.afterstates(positions, dice, steps=True, threads=threads)
+        for a, b in zip(one, many):
+            assert np.array_equal(a, b), threads
+        for a, b in zip(one_keys, batch.afterstate_keys(positions, dice, threads=threads)):
+            assert np.array_equal(a, b), threads
+
+
 def test_pass_gives_an_empty_range():
     # the mover on the bar against a closed board: no legal move for any roll
     mover = [0] * 26

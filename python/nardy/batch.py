@@ -9,8 +9,8 @@ Memory: outputs of 4 MiB and more are allocated in 2 MiB-aligned blocks (transpa
 pages on Linux). When numpy frees such an output, up to two blocks (256 MiB in all) are kept
 and reused by the next calls, because fresh pages cost the kernel a zeroing pass on first
 touch (about a quarter of the time of ``afterstates`` on the shared benchmark set); worker
-threads also keep their move buffers (up to 48 MiB each, at most eight). Everything else is
-freed when its array is.
+threads also keep their move buffers between calls (at most eight, 256 MiB in all).
+Everything else is freed when its array is.
 
 Array layouts
 -------------
