@@ -237,11 +237,14 @@ struct ShlemPolicy {
     return 1;
   }
 
+  // Where a step may land: not on the opponent's closed points, nor where he holds a prisoner.
+  NARDY_OCC static uint32_t landable(const State& s) noexcept { return ~(s.my_pris | s.theirs2); }
+
   // The checkers with a legal step of `die` (bit 24: a reserve can enter), from the state's
   // masks in one go: a checker whose every target is barred is then never tried.
   NARDY_HOT uint32_t sources(const State& s, int die) const noexcept {
     const uint32_t mine = s.ours & ~s.my_pris;
-    const uint32_t open = ~(s.my_pris | s.theirs2);  // where a step may land
+    const uint32_t open = landable(s);
     const uint32_t own = mine & shlem::kOwnLine, far = mine & shlem::kTheirLine;
     const uint32_t open_own = open & shlem::kOwnLine, open_far = open & shlem::kTheirLine;
     const uint32_t jumps = (1u << (die - 1)) | (1u << (die + 5));  // point number == die
@@ -352,8 +355,7 @@ struct ShlemPolicy {
       if (targets >> (die + 5) & 1u) enter<kLast>(s, die + 5, die, f);
       return;
     }
-    // (the opponent's closed points and prisoner points are never a target)
-    targets &= ~(s.my_pris | s.theirs2);
+    targets &= landable(s);
     auto to = [&](int t) NARDY_LAMBDA {
       if (targets >> t & 1u) land<kLast>(s, from, t, die, f);
     };
@@ -397,7 +399,7 @@ struct ShlemPolicy {
 
   template <bool kLast, class F>
   NARDY_HOT void land(const State& s, int from, int to, int die, F&& f) const {
-    // (steps() passes only targets that are not the opponent's closed point or prisoner point)
+    // (steps() passes only landable() targets)
     const uint32_t bit = 1u << to;
     const uint32_t from_bit = 1u << from;
     // The last capturer leaving frees the prisoner under it.
