@@ -338,6 +338,24 @@ void write_moves(const Move* moves, size_t m, SpareBits spare, int8_t* rows, int
   }
 }
 
+// Room in `part` for the outputs of `rows` rows at 24 results a row, enough for most calls
+// at once (a buffer grown as it fills copies what it holds each time). `width`: features a
+// result (0: none).
+void reserve_outputs(AfterPart& part, size_t rows, bool with_keys, bool with_rows,
+                     bool with_steps, size_t width) {
+  const size_t expect = rows * 24;
+  if (with_keys) part.keys.reserve(expect * 32);
+  if (with_rows) part.rows.reserve(expect * kRowBytes);
+  if (with_steps) part.steps.reserve(expect * kMaxSteps * 3);
+  if (width) part.feats.reserve(expect * width);
+}
+
+// Rows a chunk of work for `t` threads: about 32 chunks a thread, so that the threads take
+// chunks of rows in turn and finish together whatever the rows cost.
+size_t chunk_rows(size_t n, int t) {
+  return std::clamp<size_t>(n / (static_cast<size_t>(t) * 32), 16, 1024);
+}
+
 // Afterstates of positions [begin, end): rows (and steps / features) appended to `part`,
 // per-position counts written to counts[begin..end).
 void afterstates_range(Engine& e, const std::vector<Position>& pos, const int8_t* dice,
@@ -347,11 +365,7 @@ void afterstates_range(Engine& e, const std::vector<Position>& pos, const int8_t
   MoveList list;
   CancelPoll poll(cancel, true, 8);  // a row: microseconds, in Shlem milliseconds
   const size_t width = enc ? static_cast<size_t>(encoding_width(*enc)) : 0;
-  size_t expect = (end - begin) * 24;
-  if (with_keys) part.keys.reserve(expect * 32);
-  if (with_rows) part.rows.reserve(expect * kRowBytes);
-  if (with_steps) part.steps.reserve(expect * kMaxSteps * 3);
-  if (enc) part.feats.reserve(expect * width);
+  reserve_outputs(part, end - begin, with_keys, with_rows, with_steps, width);
   for (size_t i = begin; i < end; ++i) {
     poll();
     e.generate(pos[i], dice[2 * i], dice[2 * i + 1], list);
@@ -453,7 +467,7 @@ void collect_range(Engine& e, const std::vector<Position>& pos, const int8_t* di
 void afterstates_in_order(Variant v, const Rules& rules, const std::vector<Position>& positions,
                           const int8_t* d, size_t n, int t, bool with_rows, bool with_steps,
                           bool with_keys, AfterPart& out, int64_t* counts, Cancel* cancel) {
-  const size_t chunk = std::clamp<size_t>(n / (static_cast<size_t>(t) * 32), 16, 1024);
+  const size_t chunk = chunk_rows(n, t);
   const size_t n_chunks = (n + chunk - 1) / chunk;
   const SpareBits spare_slot = variant_entry(v).spare;
   std::vector<MoveVector> chunk_moves(n_chunks);
@@ -465,10 +479,7 @@ void afterstates_in_order(Variant v, const Rules& rules, const std::vector<Posit
   size_t written = 0;  // chunks written out (guarded by writer)
   std::mutex spare_mutex;
   std::vector<MoveVector> spare;  // written chunks' buffers, for the next chunks
-  const size_t expect = n * 24;  // (as on one thread: room for most calls' outputs at once)
-  if (with_keys) out.keys.reserve(expect * 32);
-  if (with_rows) out.rows.reserve(expect * kRowBytes);
-  if (with_steps) out.steps.reserve(expect * kMaxSteps * 3);
+  reserve_outputs(out, n, with_keys, with_rows, with_steps, 0);
 
   // Writes out the finished chunks next in order, unless another thread is doing so. A chunk
   // finished while that thread was letting go is written by the next call (at the latest the
@@ -588,7 +599,7 @@ py::tuple afterstates_impl(const Engine& engine, const py::array& boards, const 
         struct Chunk {
           size_t begin, end, first_move;  // rows [begin, end), their moves from first_move on
         };
-        const size_t chunk = std::clamp<size_t>(n / (static_cast<size_t>(t) * 32), 16, 1024);
+        const size_t chunk = chunk_rows(n, t);
         std::atomic<size_t> next_chunk{0};
         // One cache line or more per thread: the vectors' end pointers move on every row, and
         // two threads' headers side by side in one line made every row a cache-line transfer.
