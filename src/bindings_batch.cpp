@@ -591,7 +591,8 @@ py::tuple afterstates_impl(const Engine& engine, const py::array& boards, const 
         afterstates_in_order(v, rules, positions, d, n, t, with_rows, with_steps, with_keys, out,
                              counts, cancel);
       } else {
-        // Two phases: the threads take chunks of rows in turn (the cost of a row varies a lot:
+        // Features (the other outputs: afterstates_in_order). Two phases: the threads take
+        // chunks of rows in turn (the cost of a row varies a lot:
         // fixed halves left one thread with three times the work of the other on the shared
         // set) and collect their moves, compact, in reused buffers; then, with the offsets
         // summed and the outputs allocated once at their final sizes, each writes the rows,
