@@ -592,11 +592,11 @@ py::tuple afterstates_impl(const Engine& engine, const py::array& boards, const 
                              counts, cancel);
       } else {
         // Features (the other outputs: afterstates_in_order). Two phases: the threads take
-        // chunks of rows in turn (the cost of a row varies a lot:
-        // fixed halves left one thread with three times the work of the other on the shared
-        // set) and collect their moves, compact, in reused buffers; then, with the offsets
-        // summed and the outputs allocated once at their final sizes, each writes the rows,
-        // steps and features of its chunks into place. The outputs are written once.
+        // chunks of rows in turn (the cost of a row varies a lot: fixed halves left one thread
+        // with three times the work of the other on the shared set) and collect their moves,
+        // compact, in reused buffers; then, with the offsets summed and the outputs allocated
+        // once at their final sizes, each writes the rows, steps and features of its chunks
+        // into place. The outputs are written once.
         struct Chunk {
           size_t begin, end, first_move;  // rows [begin, end), their moves from first_move on
         };
