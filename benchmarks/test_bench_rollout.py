@@ -3,7 +3,8 @@
 (a) ``nardy.batch.afterstates`` through numpy on the shared backgammon set (2,000 positions x
     21 rolls as N = 42,000 rows) against the core's own enumeration rate (``x core``; with the
     whole benchmarks directory in one run the gnubg row of test_bench_backgammon gives
-    ``x gnubg`` too), with threads = 1 and 2; the same for long nardy;
+    ``x gnubg`` too), with threads = 1 and 2; the same for long nardy; two threads against one
+    per CPU-second, interleaved; ``batch.afterstate_keys`` against the core, interleaved;
 (b) feature encoding of those afterstates: ``batch.encode`` on the (M, 2, 26) array and the
     fused ``batch.afterstate_features``; rows/s in the positions/s column;
 (c) rollouts from the opening with the random and greedy policies, threads = 1 and 2, for
@@ -89,6 +90,44 @@ def test_afterstates_numpy(benchmark: Any, figures: Figures, group: str, threads
     assert m == expected, "batch.afterstates and enumerate_loop disagree on the results"
 
 
+# -- (a'') two threads against one, per CPU-second -----------------------------------------
+@pytest.mark.parametrize("group,output", [("backgammon", "rows"), ("backgammon", "keys"),
+                                          ("long-nardy", "rows")])
+def test_afterstates_two_threads_per_cpu_second(benchmark: Any, figures: Figures, enabled: bool,
+                                                group: str, output: str,
+                                                request: pytest.FixtureRequest) -> None:
+    """The same batch call on one thread and on two, alternating round after round; each
+    round's ratio is the one-thread call's CPU time (the process's, all threads) over the
+    two-thread call's: the two-thread rate per CPU-second as a share of one thread's, a figure
+    that other work on the machine moves less than wall-clock time."""
+    arr = np.ascontiguousarray(request.getfixturevalue(
+        "backgammon_array" if group == "backgammon" else "long_nardy_array"))
+    variant = nardy.find_variant(group)()
+    boards, dice = _rows_and_dice(arr)
+    call = batch.afterstates if output == "rows" else batch.afterstate_keys
+    rounds, calls = (9, 5) if enabled else (1, 1)
+    ratios: list[float] = []
+    lengths: dict[int, int] = {}
+
+    def body() -> None:
+        for _ in range(rounds):
+            cpu = {}
+            for threads in (1, 2):
+                c0 = _cpu_seconds()
+                for _ in range(calls):
+                    lengths[threads] = len(call(boards, dice, variant, threads=threads)[0])
+                cpu[threads] = _cpu_seconds() - c0
+            ratios.append(cpu[1] / cpu[2])
+
+    benchmark.pedantic(body, rounds=1, iterations=1)
+    assert lengths[1] == lengths[2] == int(variant.engine.enumerate_loop(arr, 1)[1])
+    r = statistics.median(ratios)
+    print(f"\n{group} {output}: two threads x{r:.2f} one thread's rate per CPU-second "
+          f"(median of {rounds} interleaved rounds, {min(ratios):.2f}-{max(ratios):.2f})")
+    benchmark.extra_info["per_cpu_second_ratio"] = r
+    benchmark.extra_info["round_ratios"] = ratios
+
+
 # -- (a') results only, interleaved with the core ------------------------------------------
 def test_afterstate_keys_against_core(benchmark: Any, figures: Figures,
                                       backgammon_array: np.ndarray, enabled: bool) -> None:
@@ -99,28 +138,36 @@ def test_afterstate_keys_against_core(benchmark: Any, figures: Figures,
     arr = np.ascontiguousarray(backgammon_array)
     boards, dice = _rows_and_dice(arr)
     rounds = 9 if enabled else 1
-    ratios: dict[str, list[float]] = {"keys": [], "rows": []}
+    ratios: dict[str, list[float]] = {"keys": [], "rows": [], "keys-cpu": [], "rows-cpu": []}
     m = 0
 
     def body() -> None:
         nonlocal m
         for _ in range(rounds):
+            c0 = _cpu_seconds()
             core = variant.engine.enumerate_loop(arr, 1)[2]
-            t0 = time.perf_counter()
+            core_cpu = _cpu_seconds() - c0
+            t0, c0 = time.perf_counter(), _cpu_seconds()
             keys, _ = batch.afterstate_keys(boards, dice, variant)
-            t_keys = time.perf_counter() - t0
-            t0 = time.perf_counter()
+            t_keys, c_keys = time.perf_counter() - t0, _cpu_seconds() - c0
+            t0, c0 = time.perf_counter(), _cpu_seconds()
             rows, _ = batch.afterstates(boards, dice, variant)
-            t_rows = time.perf_counter() - t0
+            t_rows, c_rows = time.perf_counter() - t0, _cpu_seconds() - c0
             assert len(keys) == len(rows)
             m = len(keys)
             ratios["keys"].append(core / t_keys)
             ratios["rows"].append(core / t_rows)
+            ratios["keys-cpu"].append(core_cpu / c_keys)
+            ratios["rows-cpu"].append(core_cpu / c_rows)
 
     benchmark.pedantic(body, rounds=1, iterations=1)
     for name, label in (("keys", "batch.afterstate_keys"), ("rows", "batch.afterstates")):
         r = statistics.median(ratios[name])
-        print(f"\n{label}: {r:.2f} x the core's rate (median of {rounds} interleaved rounds)")
+        c = statistics.median(ratios[f"{name}-cpu"])
+        print(f"\n{label}: {r:.2f} x the core's rate (median of {rounds} interleaved rounds); "
+              f"by the process's CPU time (the core's call timed the same way) {c:.2f}")
+        benchmark.extra_info[f"{name}_ratio"] = r
+        benchmark.extra_info[f"{name}_cpu_ratio"] = c
     assert m == int(variant.engine.enumerate_loop(arr, 1)[1])
 
 
