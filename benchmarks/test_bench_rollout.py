@@ -93,8 +93,8 @@ def test_afterstates_numpy(benchmark: Any, figures: Figures, group: str, threads
 # -- (a'') two threads against one, per CPU-second -----------------------------------------
 @pytest.mark.parametrize("group,output", [("backgammon", "rows"), ("backgammon", "keys"),
                                           ("long-nardy", "rows")])
-def test_afterstates_two_threads_per_cpu_second(benchmark: Any, figures: Figures, enabled: bool,
-                                                group: str, output: str,
+def test_afterstates_two_threads_per_cpu_second(benchmark: Any, enabled: bool, group: str,
+                                                output: str,
                                                 request: pytest.FixtureRequest) -> None:
     """The same batch call on one thread and on two, alternating round after round; each
     round's ratio is the one-thread call's CPU time (the process's, all threads) over the
