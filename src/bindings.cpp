@@ -66,14 +66,26 @@ void check_dice(int d1, int d2) {
     nardy_py::raise_error("InvalidDiceError", "dice must be two integers from 1 to 6");
 }
 
+// The core's turn number for a turn asked from Python: the mover's turn number (>= 1), or
+// -left (1..4) for the play of `left` dice of the double (d1, d2) that the opponent's
+// stopped cascade left (carried_turn), where the rules pass such dice on.
+int core_turn(const Engine& e, int turn, int d1, int d2) {
+  if (turn >= 1) return std::min(turn, kLateTurn);
+  if (turn >= -4 && turn <= -1 && d1 == d2 && e.carry(d1, d1, kLateTurn, 1).left != 0)
+    return carried_turn(-turn);
+  nardy_py::raise_error("Error",
+                        "turn must be >= 1 (or -1..-4 with a double where the rules pass the "
+                        "dice a stopped cascade left to the opponent)");
+}
+
 // A whole turn's move chosen by a rollout policy (Engine::pick_turn, greedy_turn), asked for
-// `turn` (>= 1): (key, same player rolls again), or None when the turn passes.
+// `turn` (core_turn): (key, same player rolls again), or None when the turn passes.
 template <class Choose>
-py::object chosen_turn(int d1, int d2, int turn, Choose&& choose) {
+py::object chosen_turn(const Engine& e, int d1, int d2, int turn, Choose&& choose) {
   check_dice(d1, d2);
-  if (turn < 1) nardy_py::raise_error("Error", "turn must be >= 1");
+  const int t = core_turn(e, turn, d1, d2);
   Position result;
-  const int r = choose(std::min(turn, kLateTurn), result);
+  const int r = choose(t, result);
   return r == 0 ? py::none() : py::object(py::make_tuple(to_key(result), r == 2));
 }
 
@@ -506,12 +518,14 @@ Empty when the player cannot move (the turn passes).)doc")
                        ShlemEnd end, int pass_limit, bool no_hit_and_hide,
                        int cascade_from_turn, bool pinned_bear_off, FevgaFirst fevga_first,
                        FevgaPrime fevga_prime, bool fevga_start_quarter, int fevga_their_quarter,
-                       bool no_hit_and_run, bool cascade_counts_rolls) {
+                       bool no_hit_and_run, bool cascade_counts_rolls,
+                       bool stopped_cascade_to_opponent) {
              Rules r;
              if (cascade_from_turn < 0 || cascade_from_turn > 255)
                nardy_py::raise_error("InvalidRuleError", "cascade_from_turn must be 0..255");
              r.cascade_from_turn = static_cast<uint8_t>(cascade_from_turn);
              r.cascade_counts_rolls = cascade_counts_rolls;
+             r.stopped_cascade_to_opponent = stopped_cascade_to_opponent;
              r.no_hit_and_hide = no_hit_and_hide;
              r.no_hit_and_run = no_hit_and_run;
              r.plakoto_pinned_bear_off = pinned_bear_off;
@@ -538,7 +552,8 @@ Empty when the player cannot move (the turn passes).)doc")
            py::arg("fevga_first") = FevgaFirst::PastStart,
            py::arg("fevga_prime") = FevgaPrime::OnePointBehind,
            py::arg("fevga_start_quarter") = true, py::arg("fevga_their_quarter") = 6,
-           py::arg("no_hit_and_run") = false, py::arg("cascade_counts_rolls") = false)
+           py::arg("no_hit_and_run") = false, py::arg("cascade_counts_rolls") = false,
+           py::arg("stopped_cascade_to_opponent") = false)
       .def_property_readonly("has_sequences", &Engine::has_sequences,
                              "Whether a roll may give a turn of several groups of dice.")
       .def("turn_at", [](const Engine& e, int first_turn, int ply) {
@@ -551,9 +566,9 @@ Empty when the player cannot move (the turn passes).)doc")
          "unless the rules count turns over the game's rolls).")
       .def("turn_moves", [](Engine& e, const Key& k, int d1, int d2, int turn, bool again) {
         check_dice(d1, d2);
-        if (turn < 1) raise_error("Error", "turn must be >= 1");
+        const int t = core_turn(e, turn, d1, d2);
         thread_local TurnList list;
-        e.generate_turn(from_key(k), d1, d2, std::min(turn, kLateTurn), list);
+        e.generate_turn(from_key(k), d1, d2, t, list);
         py::list out;
         for (const TurnMove& m : list) {
           py::tuple steps(m.n_steps);
@@ -568,10 +583,23 @@ Empty when the player cannot move (the turn passes).)doc")
         return py::make_tuple(list.dice_played(), out);
       }, py::arg("key"), py::arg("d1"), py::arg("d2"), py::arg("turn"), py::arg("again") = false,
          "(dice played, [(key, steps, named die), ...]): every legal move of the whole turn "
-         "the roll gives on the mover's turn number `turn` (1 = the first); with again=True "
+         "the roll gives on the mover's turn number `turn` (1 = the first; -k: the play of k "
+         "dice of the double that the opponent's stopped cascade left); with again=True "
          "each move also says whether the same player rolls again after it.")
+      .def("carry", [](const Engine& e, int d1, int d2, int turn, int played) -> py::object {
+        check_dice(d1, d2);
+        const int t = core_turn(e, turn, d1, d2);
+        if (played < 0 || played > 4 * kMaxGroups)
+          raise_error("Error", "played must be 0..24");
+        const DiceCarry c = e.carry(d1, d2, t, played);
+        if (c.left == 0) return py::none();
+        return py::make_tuple(c.die, c.left);
+      }, py::arg("d1"), py::arg("d2"), py::arg("turn"), py::arg("played"),
+         "The dice a turn that played `played` dice leaves to the opponent, as (die, left): he "
+         "plays `left` dice of die-die (the turn -left) before his own roll; None when it "
+         "leaves none (Gul bara's stopped_cascade=\"to-opponent\").")
       .def("turn_pick", [](Engine& e, const Key& k, int d1, int d2, int turn, uint64_t word) {
-        return chosen_turn(d1, d2, turn, [&](int t, Position& result) {
+        return chosen_turn(e, d1, d2, turn, [&](int t, Position& result) {
           return e.pick_turn(from_key(k), d1, d2, t, word, result);
         });
       }, py::arg("key"), py::arg("d1"), py::arg("d2"), py::arg("turn"), py::arg("word"),
@@ -584,7 +612,7 @@ Empty when the player cannot move (the turn passes).)doc")
          "The greedy rollout policy's score of a resulting position (unswapped: the mover's "
          "view after his move; nardy/rollout.hpp).")
       .def("turn_greedy", [](Engine& e, const Key& k, int d1, int d2, int turn) {
-        return chosen_turn(d1, d2, turn, [&](int t, Position& result) {
+        return chosen_turn(e, d1, d2, turn, [&](int t, Position& result) {
           return e.greedy_turn(from_key(k), d1, d2, t, result);
         });
       }, py::arg("key"), py::arg("d1"), py::arg("d2"), py::arg("turn"),
@@ -593,7 +621,7 @@ Empty when the player cannot move (the turn passes).)doc")
          "rolls again), or None when the turn passes (nardy/rollout.hpp).")
       .def("turn_legal", [](Engine& e, const Key& k, int d1, int d2, int turn) {
         check_dice(d1, d2);
-        if (turn < 1) raise_error("Error", "turn must be >= 1");
+        const int t = core_turn(e, turn, d1, d2);
         TurnMoveSet s;
         s.engine_ref = py::cast(&e, py::return_value_policy::reference);
         s.engine = &e;
@@ -601,26 +629,35 @@ Empty when the player cannot move (the turn passes).)doc")
         s.d1 = d1;
         s.d2 = d2;
         s.turn = turn;
-        s.core_turn = std::min(turn, kLateTurn);
+        s.core_turn = t;
         return s;
       }, py::arg("key"), py::arg("d1"), py::arg("d2"), py::arg("turn"),
          "The legal moves of the whole turn the roll gives on the mover's turn number `turn` "
          "(a TurnMoveSet: listed when first read by index, nothing made in Python until "
          "asked).")
       .def("perft_turn", [](Engine& e, const Key& k, int depth, bool ordered, int first_turn,
-                            const nardy_py::CancelToken* token) {
+                            const nardy_py::CancelToken* token, int carried_die,
+                            int carried_left) {
         if (depth < 0) nardy_py::raise_error("InvalidArgumentError", "depth must be >= 0");
         if (first_turn < 1) raise_error("Error", "first_turn must be >= 1");
+        DiceCarry carried;
+        if (carried_left != 0) {
+          check_dice(carried_die, carried_die);
+          core_turn(e, -carried_left, carried_die, carried_die);
+          carried = {carried_die, carried_left};
+        }
         const auto cancel = nardy_py::cancel_for(token);
         return nardy_py::run_released([&] {
           Engine local(e.variant(), e.rules());
           CancelPoll poll(cancel.get(), true, 1);
           return local.perft_turn(from_key(k), depth, ordered, std::min(first_turn, kLateTurn),
-                                  &poll);
+                                  &poll, carried);
         });
       }, py::arg("key"), py::arg("depth"), py::arg("ordered") = false, py::arg("first_turn") = 1,
-         py::arg("cancel") = nullptr,
-         "perft with the root's mover on turn `first_turn` (ply p on turn first_turn + p // 2).")
+         py::arg("cancel") = nullptr, py::arg("carried_die") = 0, py::arg("carried_left") = 0,
+         "perft with the root's mover on turn `first_turn` (ply p on turn first_turn + p // 2); "
+         "carried_left > 0: he first plays that many dice of carried_die-carried_die that the "
+         "opponent's stopped cascade left (Engine.carry), as part of his ply.")
       .def("legal", [](Engine& e, const Key& k, int d1, int d2) {
         check_dice(d1, d2);
         thread_local MoveList list;

@@ -60,8 +60,9 @@ void register_steps(py::module_& m) {
   m.def("greedy_index", [](Engine& e, const py::bytes& key, int d1, int d2, long long turn) -> long {
           if (d1 < 1 || d1 > 6 || d2 < 1 || d2 > 6)
             raise_error("InvalidDiceError", "dice must be two integers from 1 to 6");
-          if (turn < 0) raise_error("InvalidArgumentError", "turn must be >= 0");
-          if (turn > 0 && e.has_sequences()) {
+          if (turn < 0 && !(turn >= -4 && d1 == d2 && e.carry(d1, d2, kLateTurn, 1).left != 0))
+            raise_error("InvalidArgumentError", "turn must be >= 0");
+          if (turn != 0 && e.has_sequences()) {
             // the rollouts' choice, found in the whole turn's moves (Engine.turn_legal's order)
             const Position pos = position_from(key);
             const int t = static_cast<int>(turn < kLateTurn ? turn : kLateTurn);
@@ -113,9 +114,13 @@ turn to a legal complete move.)doc")
       .def("begin", [](StepTurn& t, const py::bytes& key, int d1, int d2, long long turn) {
              if (d1 < 1 || d1 > 6 || d2 < 1 || d2 > 6)
                raise_error("InvalidDiceError", "dice must be two integers from 1 to 6");
-             if (turn < 0) raise_error("InvalidArgumentError", "turn must be >= 0");
-             t.begin(position_from(key), d1, d2,
-                     static_cast<int>(turn < kLateTurn ? turn : kLateTurn));
+             if (turn < -4) raise_error("InvalidArgumentError", "turn must be >= 0");
+             try {
+               t.begin(position_from(key), d1, d2,
+                       static_cast<int>(turn < kLateTurn ? turn : kLateTurn));
+             } catch (const std::invalid_argument& e) {
+               raise_error("InvalidArgumentError", e.what());
+             }
            }, py::arg("key"), py::arg("d1"), py::arg("d2"), py::arg("turn") = 0,
            "Starts the turn of the position (a key, mover's perspective) for the roll; `turn` "
            "(the mover's turn number) asks for the whole turn of a variant with dice sequences "

@@ -422,7 +422,7 @@ class TurnMoveSet:
         The legal move leading to the key (naming `named`; -1: any) as (steps, named die, again), or None; found without listing the moves when they are not listed yet.
         """
 class Engine:
-    def __init__(self, variant: Variant, head_rule: HeadRule = ..., block_check_at_end: bool = False, shlem_stage: ShlemStage = ..., shlem_end: ShlemEnd = ..., shlem_pass_limit: typing.SupportsInt | typing.SupportsIndex = 4, no_hit_and_hide: bool = False, cascade_from_turn: typing.SupportsInt | typing.SupportsIndex = 3, pinned_bear_off: bool = False, fevga_first: FevgaFirst = ..., fevga_prime: FevgaPrime = ..., fevga_start_quarter: bool = True, fevga_their_quarter: typing.SupportsInt | typing.SupportsIndex = 6, no_hit_and_run: bool = False, cascade_counts_rolls: bool = False) -> None:
+    def __init__(self, variant: Variant, head_rule: HeadRule = ..., block_check_at_end: bool = False, shlem_stage: ShlemStage = ..., shlem_end: ShlemEnd = ..., shlem_pass_limit: typing.SupportsInt | typing.SupportsIndex = 4, no_hit_and_hide: bool = False, cascade_from_turn: typing.SupportsInt | typing.SupportsIndex = 3, pinned_bear_off: bool = False, fevga_first: FevgaFirst = ..., fevga_prime: FevgaPrime = ..., fevga_start_quarter: bool = True, fevga_their_quarter: typing.SupportsInt | typing.SupportsIndex = 6, no_hit_and_run: bool = False, cascade_counts_rolls: bool = False, stopped_cascade_to_opponent: bool = False) -> None:
         ...
     def apply(self, arg0: bytes, arg1: collections.abc.Sequence[collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex]]) -> typing.Any:
         """
@@ -454,9 +454,9 @@ class Engine:
         """
         perft (with a PerftTable if given); Ctrl-C or the token stops it (KeyboardInterrupt).
         """
-    def perft_turn(self, key: bytes, depth: typing.SupportsInt | typing.SupportsIndex, ordered: bool = False, first_turn: typing.SupportsInt | typing.SupportsIndex = 1, cancel: CancelToken | None = None) -> int:
+    def perft_turn(self, key: bytes, depth: typing.SupportsInt | typing.SupportsIndex, ordered: bool = False, first_turn: typing.SupportsInt | typing.SupportsIndex = 1, cancel: CancelToken | None = None, carried_die: typing.SupportsInt | typing.SupportsIndex = 0, carried_left: typing.SupportsInt | typing.SupportsIndex = 0) -> int:
         """
-        perft with the root's mover on turn `first_turn` (ply p on turn first_turn + p // 2).
+        perft with the root's mover on turn `first_turn` (ply p on turn first_turn + p // 2); carried_left > 0: he first plays that many dice of carried_die-carried_die that the opponent's stopped cascade left (Engine.carry), as part of his ply.
         """
     def turn_legal(self, key: bytes, d1: typing.SupportsInt | typing.SupportsIndex, d2: typing.SupportsInt | typing.SupportsIndex, turn: typing.SupportsInt | typing.SupportsIndex) -> TurnMoveSet:
         """
@@ -476,7 +476,11 @@ class Engine:
         """
     def turn_moves(self, key: bytes, d1: typing.SupportsInt | typing.SupportsIndex, d2: typing.SupportsInt | typing.SupportsIndex, turn: typing.SupportsInt | typing.SupportsIndex, again: bool = False) -> tuple:
         """
-        (dice played, [(key, steps, named die), ...]): every legal move of the whole turn the roll gives on the mover's turn number `turn` (1 = the first); with again=True each move also says whether the same player rolls again after it.
+        (dice played, [(key, steps, named die), ...]): every legal move of the whole turn the roll gives on the mover's turn number `turn` (1 = the first; -k: the play of k dice of the double that the opponent's stopped cascade left); with again=True each move also says whether the same player rolls again after it.
+        """
+    def carry(self, d1: typing.SupportsInt | typing.SupportsIndex, d2: typing.SupportsInt | typing.SupportsIndex, turn: typing.SupportsInt | typing.SupportsIndex, played: typing.SupportsInt | typing.SupportsIndex) -> typing.Any:
+        """
+        The dice a turn that played `played` dice leaves to the opponent, as (die, left): he plays `left` dice of die-die (the turn -left) before his own roll; None when it leaves none (Gul bara's stopped_cascade="to-opponent").
         """
     def turn_pick(self, key: bytes, d1: typing.SupportsInt | typing.SupportsIndex, d2: typing.SupportsInt | typing.SupportsIndex, turn: typing.SupportsInt | typing.SupportsIndex, word: typing.SupportsInt | typing.SupportsIndex) -> typing.Any:
         """

@@ -74,6 +74,9 @@ class EngineCore {
   // The dice the turn plays (0: it passes), and a move of it leading to the unswapped result
   // `target` and naming `named` (-1: any; false when none), without listing a long turn.
   virtual int turn_dice_played(const Position& pos, int d1, int d2, int turn) = 0;
+  // The dice a turn that played `played` dice leaves to the opponent, who plays them before
+  // his own roll as the turn carried_turn(left) of the double (die, die); left 0: none.
+  virtual DiceCarry carry(int d1, int d2, int turn, int played) const noexcept = 0;
   virtual bool find_turn_move(const Position& pos, int d1, int d2, int turn,
                               const Position& target, int named, TurnMove& out) = 0;
   // The random rollout policy's move of the whole turn from the ply's word (TurnDraw):
@@ -83,8 +86,9 @@ class EngineCore {
   // The greedy rollout policy's move of the whole turn (SequenceEnumerator::pick_best where a
   // turn is a dice sequence), returned as pick_turn does.
   virtual int greedy_turn(const Position& pos, int d1, int d2, int turn, Position& result) = 0;
+  // (`carried`: dice the opponent's stopped cascade left the root's mover, played first.)
   virtual uint64_t perft_turn(const Position& pos, int depth, bool ordered, int first_turn,
-                              CancelPoll* poll) = 0;
+                              CancelPoll* poll, DiceCarry carried) = 0;
   virtual bool finished(const Position& pos) const noexcept = 0;
   virtual bool game_end(const Position& pos, int on_roll, int passes,
                         Outcome& out) const noexcept = 0;
@@ -150,6 +154,9 @@ class Engine {
   int generate_turn(const Position& pos, int d1, int d2, int turn, TurnList& out) {
     return core_->generate_turn(pos, d1, d2, turn, out);
   }
+  [[nodiscard]] DiceCarry carry(int d1, int d2, int turn, int played) const noexcept {
+    return core_->carry(d1, d2, turn, played);
+  }
   int turn_dice_played(const Position& pos, int d1, int d2, int turn) {
     return core_->turn_dice_played(pos, d1, d2, turn);
   }
@@ -164,8 +171,8 @@ class Engine {
     return core_->greedy_turn(pos, d1, d2, turn, result);
   }
   uint64_t perft_turn(const Position& pos, int depth, bool ordered, int first_turn,
-                      CancelPoll* poll = nullptr) {
-    return core_->perft_turn(pos, depth, ordered, first_turn, poll);
+                      CancelPoll* poll = nullptr, DiceCarry carried = {}) {
+    return core_->perft_turn(pos, depth, ordered, first_turn, poll, carried);
   }
 
   // Applies single steps one by one as the variant's physics allow (each step must be a legal

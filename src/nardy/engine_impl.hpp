@@ -123,6 +123,14 @@ class EngineImpl final : public EngineCore {
     return nardy::turn_at(policy_, first_turn, ply);
   }
 
+  DiceCarry carry(int d1, int d2, int turn, int played) const noexcept override {
+    if constexpr (requires { policy_.carry(d1, d2, turn, played); }) {
+      return policy_.carry(d1, d2, turn, played);
+    } else {
+      return {};
+    }
+  }
+
   int turn_dice_played(const Position& pos, int d1, int d2, int turn) override {
     if constexpr (kSequences) {
       return seq_->most_dice(pos, d1, d2, turn);
@@ -152,12 +160,14 @@ class EngineImpl final : public EngineCore {
   }
 
   uint64_t perft_turn(const Position& pos, int depth, bool ordered, int first_turn,
-                      CancelPoll* poll) override {
+                      CancelPoll* poll, DiceCarry carried) override {
     if constexpr (kSequences) {
       if (depth < 0) throw std::invalid_argument("perft depth must be >= 0");
-      while (static_cast<int>(turn_lists_.size()) < depth + 1)
+      while (static_cast<int>(turn_lists_.size()) < depth + 1) {
         turn_lists_.push_back(std::make_unique<TurnList>());
-      return perft_turn_rec(pos, depth, ordered, first_turn, 0, poll);
+        carried_lists_.push_back(std::make_unique<TurnList>());
+      }
+      return perft_turn_rec(pos, depth, ordered, first_turn, 0, poll, carried);
     } else {
       return perft(pos, depth, ordered, poll, nullptr);
     }
@@ -167,7 +177,7 @@ class EngineImpl final : public EngineCore {
   // variants count without the table.)
   uint64_t perft(const Position& pos, int depth, bool ordered, CancelPoll* poll,
                  PerftTable* table) override {
-    if constexpr (kSequences) return perft_turn(pos, depth, ordered, kLateTurn, poll);
+    if constexpr (kSequences) return perft_turn(pos, depth, ordered, kLateTurn, poll, {});
     if (depth < 0) throw std::invalid_argument("perft depth must be >= 0");
     while (static_cast<int>(scratch_.size()) < depth + 1)
       scratch_.push_back(std::make_unique<MoveList>());
@@ -201,6 +211,7 @@ class EngineImpl final : public EngineCore {
     Position pos = start;
     if constexpr (kSequences) seq_turn_start_ = -1;
     int on_roll = 0, passes = 0;
+    DiceCarry carried;  // dice the last turn's stopped cascade left to the player on roll
     Outcome out;
     for (uint32_t ply = 0;; ++ply) {
       if (V::game_end(pos, rules_, on_roll, passes, out)) {
@@ -208,6 +219,24 @@ class EngineImpl final : public EngineCore {
         return out;
       }
       if (ply == max_plies) break;
+      if constexpr (kSequences) {
+        if (carried.left != 0) {  // played before the roll, by the same policy
+          const int turn = carried_turn(carried.left);
+          Position next;
+          const int r = policy == RolloutPolicy::Random
+                            ? pick_turn(pos, carried.die, carried.die, turn,
+                                        stream_draw(key ^ kCarriedStream, ply), next)
+                            : greedy_turn(pos, carried.die, carried.die, turn, next);
+          carried = {};
+          if (r != 0) {
+            pos = next;
+            if (V::game_end(pos, rules_, on_roll, passes, out)) {
+              out.plies = ply;
+              return out;
+            }
+          }
+        }
+      }
       int d1, d2;
       trial_dice(key, seed, trial, ply, quasi, d1, d2);
       bool moved = false;
@@ -227,6 +256,7 @@ class EngineImpl final : public EngineCore {
                             : greedy_turn(pos, d1, d2, turn, next);
           moved = r != 0;
           again = r == 2;
+          if (moved && !again) carried = carry(d1, d2, turn, seq_->picked_dice());
           // (a move after which the same player rolls again keeps the side on roll)
           if (moved) pos = again ? next : next.swapped();
         }
@@ -386,12 +416,23 @@ class EngineImpl final : public EngineCore {
     return total;
   }
 
-  // The turn of a sequence policy: as perft_rec, with the turn number of ply `ply`.
+  // The turn of a sequence policy: as perft_rec, with the turn number of ply `ply`. Dice the
+  // opponent's stopped cascade left (`carried`) are played first, as part of this ply: each
+  // of their moves (or the position, when they pass) is followed by the ply's roll.
   uint64_t perft_turn_rec(const Position& pos, int depth, bool ordered, int first_turn, int ply,
-                          CancelPoll* poll) {
+                          CancelPoll* poll, DiceCarry carried = {}) {
     if (depth == 0) return 1;
     if (V::finished(pos, rules_)) return 0;
     if (poll) (*poll)();
+    if (carried.left != 0) {
+      TurnList& plays = *carried_lists_[depth];
+      seq_->generate(pos, carried.die, carried.die, carried_turn(carried.left), plays);
+      if (plays.empty()) return perft_turn_rec(pos, depth, ordered, first_turn, ply, poll);
+      uint64_t total = 0;
+      for (size_t i = 0; i < plays.size(); ++i)
+        total += perft_turn_rec(plays[i].result, depth, ordered, first_turn, ply, poll);
+      return total;
+    }
     const int turn = nardy::turn_at(policy_, first_turn, ply);
     TurnList& list = *turn_lists_[depth];
     uint64_t total = 0;
@@ -404,9 +445,10 @@ class EngineImpl final : public EngineCore {
         sub = perft_turn_rec(pos.swapped(), depth - 1, ordered, first_turn, ply + 1, poll);
       } else {
         // A move followed by another roll of the same player: the next ply is that roll.
+        const DiceCarry left = carry(r.d1, r.d2, turn, list.dice_played());
         for (size_t i = 0; i < list.size(); ++i)
           sub += perft_turn_rec(list[i].again ? list[i].result : list[i].result.swapped(),
-                                depth - 1, ordered, first_turn, ply + 1, poll);
+                                depth - 1, ordered, first_turn, ply + 1, poll, left);
       }
       total += sub * static_cast<uint64_t>(r.weight);
     }
@@ -414,6 +456,8 @@ class EngineImpl final : public EngineCore {
   }
 
   static constexpr bool kSequences = HasDiceSequence<P> || HasDiceChoices<P>;
+  // the random stream of a trial's carried plays (apart from its dice and moves)
+  static constexpr uint64_t kCarriedStream = 0x6361727269656421ull;
 
   Rules rules_;
   P policy_;
@@ -425,6 +469,7 @@ class EngineImpl final : public EngineCore {
   TurnList turn_list_;
   MoveList turn_scratch_;
   std::vector<std::unique_ptr<TurnList>> turn_lists_;  // one per perft depth
+  std::vector<std::unique_ptr<TurnList>> carried_lists_;  // a carried play's, per depth
   int seq_turn_start_ = -1;
   P step_policy_;                                   // under V::step_rules(rules_)
   std::vector<std::unique_ptr<MoveList>> scratch_;  // one list per perft depth

@@ -1164,10 +1164,26 @@ int turn_at(const P& policy, int first_turn, int ply) noexcept {
   }
 }
 
+// A group of dice played together: a roll's two dice, or a double's four. `dice` (1..3)
+// makes a double's group shorter: the dice of a stopped cascade left to the opponent.
 struct DiceGroup {
   int d1 = 0;
   int d2 = 0;
-  [[nodiscard]] constexpr int size() const noexcept { return d1 == d2 ? 4 : 2; }
+  int dice = 0;  // 0: the roll's own number
+  [[nodiscard]] constexpr int size() const noexcept { return dice ? dice : d1 == d2 ? 4 : 2; }
+  [[nodiscard]] constexpr bool partial() const noexcept { return dice != 0 && dice < 4; }
+};
+
+// A turn number that asks a policy with dice_sequence for the play of dice the opponent's
+// stopped cascade left over (`left` of the roll's double, 1..4), played before the player's
+// own roll (rules.hpp, stopped_cascade_to_opponent).
+inline constexpr int carried_turn(int left) noexcept { return -left; }
+inline constexpr int carried_left(int turn) noexcept { return turn < 0 ? -turn : 0; }
+
+// Dice a turn leaves to the opponent: `left` dice of the double `die` (left 0: none).
+struct DiceCarry {
+  int die = 0;
+  int left = 0;
 };
 
 // A move of a whole turn: where it leads, its steps in order (kMaxTurnSteps at most) and, for
@@ -1370,11 +1386,7 @@ class SequenceEnumerator {
   template <class Draw>
   bool pick_groups(const Position& pos, const DiceGroup* groups, int n, Draw&& draw,
                    Position& result) {
-    if (n == 1) {
-      const bool moved = base_.pick(pos, groups[0].d1, groups[0].d2, draw, result);
-      picked_dice_ = moved ? base_.dice_played() : 0;
-      return moved;
-    }
+    if (n == 1) return pick_group(pos, groups[0], draw, result, picked_dice_);
     use_groups(groups, n);
     Position p = pos;
     int k0 = 0, most = 0;
@@ -1400,7 +1412,8 @@ class SequenceEnumerator {
       const DiceGroup g = groups[k];
       if (left <= g.size()) {  // the turn ends with this group: its move made alone
         Position chosen;
-        base_.pick(p, g.d1, g.d2, draw, chosen);
+        int played = 0;
+        pick_group(p, g, draw, chosen, played);
         p = chosen;
         break;
       }
@@ -1472,16 +1485,20 @@ class SequenceEnumerator {
       }
     }
     end_groups();
+    picked_dice_ = !moved ? 0 : n == 1 ? listed_played_[0] : most;
     if (moved) result = p;
     return moved;
   }
+
+  // Dice the last pick_groups(), pick() or pick_best() move played.
+  [[nodiscard]] int picked_dice() const noexcept { return picked_dice_; }
 
   // How many dice the turn the roll gives on turn number `turn` plays (0: it passes), found
   // without listing the turn where the policy has dice_sequence.
   int most_dice(const Position& pos, int d1, int d2, int turn) {
     if constexpr (requires(DiceGroup* g) { policy_.dice_sequence(d1, d2, turn, g); }) {
       begin_groups(d1, d2, turn);
-      if (n_groups_ == 1) return base_.most_dice(pos, d1, d2, groups_[0].size());
+      if (n_groups_ == 1) return group_most(pos, groups_[0]);
       const int most = reach(pos, 0);
       end_groups();
       return most;
@@ -1493,7 +1510,7 @@ class SequenceEnumerator {
   // How many dice of groups[0..n) (n <= kMaxGroups, played in order) a move from pos plays,
   // without listing the moves; `groups` must stay valid through the call.
   int most_dice_groups(const Position& pos, const DiceGroup* groups, int n) {
-    if (n == 1) return base_.most_dice(pos, groups[0].d1, groups[0].d2, groups[0].size());
+    if (n == 1) return group_most(pos, groups[0]);
     use_groups(groups, n);
     const int most = reach(pos, 0);
     end_groups();
@@ -1511,8 +1528,7 @@ class SequenceEnumerator {
     if constexpr (requires(DiceGroup* g) { policy_.dice_sequence(d1, d2, turn, g); }) {
       if (named > 0) return false;
       begin_groups(d1, d2, turn);
-      const int most = n_groups_ == 1 ? base_.most_dice(pos, d1, d2, groups_[0].size())
-                                      : reach(pos, 0);
+      const int most = n_groups_ == 1 ? group_most(pos, groups_[0]) : reach(pos, 0);
       const bool found = most > 0 && may_lead_to(pos, target) && find_from(pos, 0, most, target);
       if (found) {
         out = TurnMove{};
@@ -1569,8 +1585,7 @@ class SequenceEnumerator {
       bool full_seen = false;  // a play of the whole group: partial plays here are not legal
       for (size_t i = lo; i < hi; ++i) {
         const Position p = nodes_[i].pos;  // (nodes_ grows below)
-        base_.generate(p, g.d1, g.d2, list_);
-        const int played = base_.dice_played();
+        const int played = group_moves(p, g, list_);
         if (played == g.size() && !last) {
           full_seen = true;
           for (const Move& m : list_)
@@ -1652,7 +1667,7 @@ class SequenceEnumerator {
     }
     const DiceGroup g = groups_[k];
     if (k + 1 == n_groups_) {  // the last group: how far it goes, not its moves
-      const int r = base_.most_dice(p, g.d1, g.d2, g.size());
+      const int r = group_most(p, g);
       remember(p, k, r, false);
       return r;
     }
@@ -1717,7 +1732,11 @@ class SequenceEnumerator {
     groups_ = groups;
     n_groups_ = n;
     rest_[n] = 0;
-    for (int k = n - 1; k >= 0; --k) rest_[k] = rest_[k + 1] + groups[k].size();
+    partial_end_ = 0;
+    for (int k = n - 1; k >= 0; --k) {
+      rest_[k] = rest_[k + 1] + groups[k].size();
+      if (groups[k].partial() && partial_end_ == 0) partial_end_ = k + 1;
+    }
     memo_.clear();
     memo_size_ = 0;
     listed_.fill(false);
@@ -1767,12 +1786,82 @@ class SequenceEnumerator {
     }
   }
 
+  // Group g's moves from p (the enumerator's list, or partial_moves() for a short double);
+  // returns the dice they play.
+  int group_moves(const Position& p, const DiceGroup& g, MoveList& list) {
+    if (g.partial()) return partial_moves(p, g.d1, g.dice, list);
+    base_.generate(p, g.d1, g.d2, list);
+    return base_.dice_played();
+  }
+
+  // The most dice group g plays from p.
+  int group_most(const Position& p, const DiceGroup& g) {
+    if (g.partial()) return partial_moves(p, g.d1, g.dice, partial_list_);
+    return base_.most_dice(p, g.d1, g.d2, g.size());
+  }
+
+  // One move of group g from p, uniformly among its distinct results (Enumerator::pick);
+  // `played`: the dice it plays. False when the group passes.
+  template <class Draw>
+  bool pick_group(const Position& p, const DiceGroup& g, Draw& draw, Position& out, int& played) {
+    if (!g.partial()) {
+      const bool moved = base_.pick(p, g.d1, g.d2, draw, out);
+      played = moved ? base_.dice_played() : 0;
+      return moved;
+    }
+    played = partial_moves(p, g.d1, g.dice, partial_list_);
+    if (partial_list_.empty()) return false;
+    out = partial_list_[draw(partial_list_.size())].result;
+    return true;
+  }
+
+  // The moves of `n` (1..3) steps of the die d from pos, the most that can be played, by
+  // resulting position: a plain search over the policy's steps (the enumerator's searches
+  // are for a double's four; a short one is rare, the leftover of a stopped cascade). Of the
+  // policy's start states the first that plays the most dice gives the moves, as in
+  // Enumerator::generate. Returns the dice played.
+  int partial_moves(const Position& pos, int d, int n, MoveList& out) {
+    typename P::State starts[2];
+    const int n_starts = policy_.begin_turn(pos, d, d, starts);
+    out.clear();
+    int best = 0;
+    for (int k = 0; k < n_starts; ++k) {
+      MoveList& list = k == 0 ? out : partial_spare_;
+      if (k > 0) list.clear();
+      int found = 0;
+      partial_search(starts[k], d, 0, n, found, list);
+      if (k > 0 && found > best) out.swap(list);
+      best = std::max(best, found);
+    }
+    return best;
+  }
+
+  void partial_search(const typename P::State& s, int d, int depth, int n, int& best,
+                      MoveList& out) {
+    if (depth > 0 && depth >= best && policy_.final_ok(s)) {
+      if (depth > best) {
+        out.clear();
+        best = depth;
+      }
+      out.insert(s.pos, partial_path_.data(), partial_path_[depth - 1], depth);
+    }
+    if (depth == n) return;
+    for (uint32_t src = policy_.sources(s, d); src;) {
+      const int from = 31 ^ std::countl_zero(src);
+      src ^= 1u << from;
+      policy_.for_each_step(s, from, d, [&](const auto& next, Step st) {
+        partial_path_[depth] = st;
+        partial_search(next, d, depth + 1, n, best, out);
+      });
+    }
+  }
+
   // Whether groups k.. can all be played in full from p: the policy's quick witness
   // (plays_in_full) where it has one, else the search (which asks the policy's bound first).
   bool plays_rest(const Position& p, int k) {
     if (k == n_groups_) return true;
     if constexpr (requires(const DiceGroup* g) { policy_.plays_in_full(p, g, 1); }) {
-      if (policy_.plays_in_full(p, groups_ + k, n_groups_ - k)) return true;
+      if (k >= partial_end_ && policy_.plays_in_full(p, groups_ + k, n_groups_ - k)) return true;
     }
     return reach(p, k, rest_[k]) == rest_[k];
   }
@@ -1786,6 +1875,7 @@ class SequenceEnumerator {
   // one.
   int dice_bound(const Position& p, int k) const {
     if constexpr (requires(const DiceGroup* g) { policy_.dice_bound(p, g, 1); }) {
+      if (k < partial_end_) return rest_[k];
       return policy_.dice_bound(p, groups_ + k, n_groups_ - k);
     } else {
       return rest_[k];
@@ -1799,11 +1889,9 @@ class SequenceEnumerator {
   const MoveList& group_list(const Position& p, int k) {
     MoveList& list = group_lists_[k];
     if (!listed_[k] || listed_pos_[k] != p) {
-      const DiceGroup g = groups_[k];
-      base_.generate(p, g.d1, g.d2, list);
+      listed_played_[k] = group_moves(p, groups_[k], list);
       listed_[k] = true;
       listed_pos_[k] = p;
-      listed_played_[k] = base_.dice_played();
     }
     return list;
   }
@@ -1819,8 +1907,10 @@ class SequenceEnumerator {
     Position at(size_t i) const { return list ? (*list)[i].result : counter->counted_move(i); }
   };
   GroupDraws group_draws(const Position& p, int k) {
-    if (listed_[k] && listed_pos_[k] == p)
-      return {&group_lists_[k], nullptr, group_lists_[k].size(), listed_played_[k]};
+    if ((listed_[k] && listed_pos_[k] == p) || groups_[k].partial()) {
+      const MoveList& list = group_list(p, k);
+      return {&list, nullptr, list.size(), listed_played_[k]};
+    }
     const DiceGroup g = groups_[k];
     const size_t n = counter_.count(p, g.d1, g.d2);
     return {nullptr, &counter_, n, counter_.dice_played()};
@@ -1874,6 +1964,9 @@ class SequenceEnumerator {
   const DiceGroup* groups_ = nullptr;
   int n_groups_ = 0;
   int picked_dice_ = 0;         // dice the last pick played
+  int partial_end_ = 0;  // groups before it may be short (partial()): the policy's bounds skip them
+  MoveList partial_list_, partial_spare_;
+  std::array<Step, kMaxSteps> partial_path_{};
   int rest_[kMaxGroups + 1]{};  // dice of groups k..
   // group_list()'s lists: group k's moves from listed_pos_[k] when listed_[k]
   std::array<MoveList, kMaxGroups> group_lists_;

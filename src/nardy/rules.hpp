@@ -54,6 +54,8 @@ struct Rules {
                                  // (0: never)
   bool cascade_counts_rolls = false;  // Gul bara: the turns are counted over the game's rolls
                                       // (the second player's one ahead of his own count)
+  bool stopped_cascade_to_opponent = false;  // Gul bara: the dice left where a cascade stops
+                                             // are played by the opponent before his roll
   bool plakoto_pinned_bear_off = false;  // Plakoto: a side may bear off while one of its
                                          // checkers is pinned in its home board
   FevgaFirst fevga_first = FevgaFirst::PastStart;

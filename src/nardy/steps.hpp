@@ -254,7 +254,10 @@ class StepTurnImpl final : public StepTurn {
   void begin(const Position& pos, int d1, int d2, int turn) override {
     if (d1 < 1 || d1 > 6 || d2 < 1 || d2 > 6)
       throw std::invalid_argument("dice must be integers from 1 to 6");
-    if (turn < 0) throw std::invalid_argument("turn must be >= 0");
+    if (turn < 0 && !carried_ok(d1, d2, turn))
+      throw std::invalid_argument(
+          "turn must be >= 0 (or -1..-4 with a double, where the rules pass the dice a "
+          "stopped cascade left to the opponent)");
     pos_ = pos;
     played_ = 0;
     done_ = false;
@@ -272,7 +275,7 @@ class StepTurnImpl final : public StepTurn {
     bool listed = false;
     const int t = turn < kLateTurn ? turn : kLateTurn;
     if constexpr (HasDiceSequence<P>) {
-      if (turn > 0) {
+      if (turn != 0) {
         Choice& c = choices_[0];
         c.n = policy_.dice_sequence(d1, d2, t, c.groups);
         if (!seq_) seq_ = std::make_unique<SequenceEnumerator<P>>(policy_);
@@ -479,8 +482,19 @@ class StepTurnImpl final : public StepTurn {
     return c.named != 0 && n.dice == 0 && n.group + 1 == c.named_from;
   }
 
+  // Whether `turn` (< 0) is a play of dice a stopped cascade left (carried_turn) that the
+  // policy's rules have.
+  bool carried_ok(int d1, int d2, int turn) const noexcept {
+    if constexpr (requires { policy_.carry(1, 1, 1, 1); }) {
+      return d1 == d2 && turn >= -4 && policy_.carry(d1, d2, kLateTurn, 1).left != 0;
+    } else {
+      return false;
+    }
+  }
+
   static uint32_t group_dice(const DiceGroup& g) noexcept {
-    return g.d1 == g.d2 ? 4u << (4 * g.d1) : (1u << (4 * g.d1)) + (1u << (4 * g.d2));
+    return g.d1 == g.d2 ? static_cast<uint32_t>(g.size()) << (4 * g.d1)
+                        : (1u << (4 * g.d1)) + (1u << (4 * g.d2));
   }
 
   // The start of group `group` from `pos`, `depth` steps into the turn: the enumerator keeps

@@ -71,6 +71,8 @@ void VectorEnv::start_episode(Game& g, size_t i, uint32_t episode) {
   g.ply = 0;
   g.on_roll = 0;
   g.passes = 0;
+  g.carried = {};
+  g.carried_play = false;
 }
 
 void VectorEnv::to_decision(Chunk& c, size_t i, int mover, float* reward, uint8_t* terminated,
@@ -102,10 +104,19 @@ void VectorEnv::to_decision(Chunk& c, size_t i, int mover, float* reward, uint8_
       start_episode(g, i, g.episode + 1);
       continue;
     }
-    dice_from_word(stream_draw(g.key, 2 * uint64_t{g.ply}), g.d1, g.d2);
     // the mover's turn number where a turn can be several rolls (the rollouts' count: the
-    // start position is turn 1 of the first roller, passes are turns)
-    const int turn_number = sequences_ ? c.engine.turn_at(1, static_cast<int>(g.ply)) : 0;
+    // start position is turn 1 of the first roller, passes are turns); dice a stopped cascade
+    // left him come first, before his roll
+    g.carried_play = g.carried.left != 0;
+    if (g.carried_play) {
+      g.d1 = g.d2 = g.carried.die;
+      g.turn = carried_turn(g.carried.left);
+      g.carried = {};
+    } else {
+      dice_from_word(stream_draw(g.key, 2 * uint64_t{g.ply}), g.d1, g.d2);
+      g.turn = sequences_ ? c.engine.turn_at(1, static_cast<int>(g.ply)) : 0;
+    }
+    const int turn_number = g.turn;
     size_t m = 0;
     if (obs_.steps) {
       StepTurn& turn = *c.turns[i - c.begin];
@@ -120,14 +131,16 @@ void VectorEnv::to_decision(Chunk& c, size_t i, int mover, float* reward, uint8_
       m = c.turn_list.size();
       for (size_t k = 0; k < m; ++k) {
         c.next.push_back(c.turn_list[k].result);
-        c.next_again.push_back(c.turn_list[k].again);
+        c.next_again.push_back(c.turn_list[k].again || g.carried_play);
       }
+      g.played = c.turn_list.dice_played();
     } else {
       c.engine.generate(g.pos, g.d1, g.d2, c.list);
       m = c.list.size();
       for (size_t k = 0; k < m; ++k) c.next.push_back(c.list[k].result);
       c.next_again.resize(c.next.size(), 0);
     }
+    if (m == 0 && g.carried_play) continue;  // he cannot play them either: they are lost
     if (m == 0) {  // the turn passes
       g.pos = g.pos.swapped();
       ++g.passes;
@@ -285,13 +298,17 @@ long VectorEnv::step(const int64_t* actions, float* rewards, uint8_t* terminated
         } else {
           const int mover = g.on_roll;
           g.passes = 0;
-          if (turn.again()) {  // the same player rolls again
+          if (g.carried_play) {  // the same player now rolls his own turn
             g.pos = turn.position();
+          } else if (turn.again()) {  // the same player rolls again
+            g.pos = turn.position();
+            ++g.ply;
           } else {
             g.pos = turn.position().swapped();
             g.on_roll ^= 1;
+            g.carried = c.engine.carry(g.d1, g.d2, g.turn, turn.played());
+            ++g.ply;
           }
-          ++g.ply;
           to_decision(c, i, mover, rewards + i, terminated + i, truncated + i);
         }
         c.next_local.push_back(0);
@@ -308,13 +325,17 @@ long VectorEnv::step(const int64_t* actions, float* rewards, uint8_t* terminated
       const int mover = g.on_roll;
       const size_t at = c.local[i - c.begin] + static_cast<size_t>(actions[i]);
       g.passes = 0;
-      if (c.cand_again[at]) {  // the same player rolls again
+      if (g.carried_play) {  // the same player now rolls his own turn
         g.pos = c.cand[at];
+      } else if (c.cand_again[at]) {  // the same player rolls again
+        g.pos = c.cand[at];
+        ++g.ply;
       } else {
         g.pos = c.cand[at].swapped();
         g.on_roll ^= 1;
+        if (sequences_) g.carried = c.engine.carry(g.d1, g.d2, g.turn, g.played);
+        ++g.ply;
       }
-      ++g.ply;
       rewards[i] = 0.0f;
       terminated[i] = 0;
       truncated[i] = 0;

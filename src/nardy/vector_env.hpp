@@ -139,6 +139,10 @@ class VectorEnv {
     int on_roll = 0;
     int passes = 0;
     int d1 = 0, d2 = 0;
+    int turn = 0;          // the decision's turn number (0: a roll's moves)
+    int played = 0;        // dice its moves play (afterstate mode, turns of several rolls)
+    DiceCarry carried;     // dice a stopped cascade left the player on roll, to play first
+    bool carried_play = false;  // the decision is the play of such dice (no roll, no ply)
   };
   struct Chunk;
 

@@ -23,7 +23,9 @@ struct GulBaraPolicy : LongBoardSteps<GulBaraPolicy> {
   };
 
   explicit GulBaraPolicy(const Rules& rules = {})
-      : cascade_from_(rules.cascade_from_turn), second_ahead_(rules.cascade_counts_rolls) {}
+      : cascade_from_(rules.cascade_from_turn),
+        second_ahead_(rules.cascade_counts_rolls),
+        carries_(rules.stopped_cascade_to_opponent) {}
 
   static int begin_turn(const Position& pos, int, int, State out[2]) noexcept {
     out[0].pos = pos;
@@ -161,18 +163,34 @@ struct GulBaraPolicy : LongBoardSteps<GulBaraPolicy> {
     return first_turn + (ply + (second_ahead_ ? 1 : 0)) / 2;
   }
 
-  // A double from turn cascade_from_ on: that double, then each higher one up to 6-6.
+  // A double from turn cascade_from_ on: that double, then each higher one up to 6-6. The
+  // dice a stopped cascade left (carried_turn) go on the same way, whatever the turn.
   int dice_sequence(int d1, int d2, int turn, DiceGroup out[kMaxGroups]) const noexcept {
-    out[0] = DiceGroup{d1, d2};
-    if (d1 != d2 || cascade_from_ == 0 || turn < cascade_from_) return 1;
+    out[0] = DiceGroup{d1, d2, carried_left(turn)};
+    if (!cascades(d1, d2, turn) && carried_left(turn) == 0) return 1;
     int n = 1;
     for (int d = d1 + 1; d <= 6; ++d) out[n++] = DiceGroup{d, d};
     return n;
   }
 
+  // With stopped_cascade_to_opponent: the dice left of the double where a cascade turn that
+  // played `played` dice stopped, when it played at least one (backgammon.js's reading of
+  // Gul bara). A carried play leaves nothing: dice it cannot play are lost.
+  DiceCarry carry(int d1, int d2, int turn, int played) const noexcept {
+    if (!carries_ || played == 0 || !cascades(d1, d2, turn)) return {};
+    for (int d = d1, before = 0; d <= 6; ++d, before += 4)
+      if (played < before + 4) return {d, before + 4 - played};
+    return {};
+  }
+
  private:
+  bool cascades(int d1, int d2, int turn) const noexcept {
+    return d1 == d2 && cascade_from_ != 0 && turn >= cascade_from_;
+  }
+
   int cascade_from_;
   bool second_ahead_;
+  bool carries_;
   // dice_bound()'s tables, which depend only on the opponent's points (they stand still
   // through a turn) and the groups: kept from one call to the next, one set for each first
   // die of the groups (the lookahead asks for every suffix of a cascade in turn).
