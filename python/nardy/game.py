@@ -17,7 +17,7 @@ The rules behind every option, with the sentence of the rule texts each rests on
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from nardy.cube import ARITHMETIC, GEOMETRIC, CubeActions, stake
@@ -42,6 +42,18 @@ from nardy.scoring import (
 from nardy.variants import Variant, as_variant
 
 _color_name = color_name
+
+
+def _carried_arg(value: Any) -> tuple[int, int] | None:
+    """A game's ``carried=`` setting, ``(die, left)``: ``left`` (1..4) dice of ``die``."""
+    if value is None:
+        return None
+    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence) or len(value) != 2:
+        raise InvalidRuleError(f"carried must be (die, left), e.g. (3, 2) for two 3s left, "
+                               f"got {_v.show(value)}")
+    die = _v.integer(value[0], "carried die", 1, 6, error=InvalidRuleError)
+    left = _v.integer(value[1], "carried dice left", 1, 4, error=InvalidRuleError)
+    return (die, left)
 
 
 def _player(value: Any, name: str) -> int | None:
@@ -94,6 +106,7 @@ class Game(Turns, CubeActions, GameFormats):
         cube_owner: int | None = None,
         last_roll: bool = False,
         turn_number: int | None = None,
+        carried: Sequence[int] | None = None,
         **rule_options: Any,
     ) -> None:
         # Each argument is checked for its type and range first (numpy scalars are taken as
@@ -113,6 +126,10 @@ class Game(Turns, CubeActions, GameFormats):
         if turn_number is not None and position is None:
             raise InvalidRuleError("turn_number is for games started from a position (from "
                                    "the opening both players start at turn 1)")
+        carried = _carried_arg(carried)
+        if carried is not None and position is None:
+            raise InvalidRuleError("carried is for games started from a position (dice a "
+                                   "stopped cascade left the player on roll)")
         if position is not None:
             if variant is not None and as_variant(variant) != position.variant:
                 raise InvalidRuleError("position is of another variant than the game")
@@ -139,6 +156,12 @@ class Game(Turns, CubeActions, GameFormats):
             "cube_level": cube_level, "cube_owner": cube_owner, "last_roll": last_roll}
         if turn_number is not None:
             self._setup["turn_number"] = turn_number
+        if carried is not None:
+            if not v.carries_dice:
+                raise InvalidRuleError(f"carried: {v!r} passes no dice to the opponent (Gul "
+                                       "bara does with stopped_cascade='to-opponent')")
+            self._setup["carried"] = carried
+        self._carried: tuple[int, int] | None = None
         self._plies = 0
         # a game from a position is taken to be past the opening turns unless told otherwise
         # (as perft does): Gul bara's doubles cascade there
@@ -187,6 +210,8 @@ class Game(Turns, CubeActions, GameFormats):
                 # on the last roll the starter has borne off already: the game goes on
                 if w is not None and not (self._last_roll and w == self._starter):
                     self._finish_bear_off(w)
+            if carried is not None and self._phase is Phase.ROLL:
+                self._begin_carried(*carried)
 
     def _check_setup(self, cube_level: Any, cube_owner: Any, last_roll: Any,
                      position: Position | None, starter: int | None) -> None:
@@ -226,13 +251,14 @@ class Game(Turns, CubeActions, GameFormats):
         cube_owner: int | None = None,
         last_roll: bool = False,
         turn_number: int | None = None,
+        carried: Sequence[int] | None = None,
         **rule_options: Any,
     ) -> Game:
         """A new game built by applying ``history`` (with its recorded dice) in order. Rolls
         after the end of the history draw new dice from seed 0 (pass dice to control them)."""
         g = cls(variant, rules, 0, position=position, starter=starter, crawford=crawford,
                 passes=passes, cube_level=cube_level, cube_owner=cube_owner,
-                last_roll=last_roll, turn_number=turn_number, **rule_options)
+                last_roll=last_roll, turn_number=turn_number, carried=carried, **rule_options)
         if isinstance(history, (str, bytes)) or not isinstance(history, Iterable):
             raise InvalidArgumentError(f"history must be a sequence of nardy.Action, got "
                                        f"{_v.show(history)}")
@@ -344,6 +370,14 @@ class Game(Turns, CubeActions, GameFormats):
         return self._dice
 
     @property
+    def carried(self) -> tuple[int, int] | None:
+        """``(die, left)`` while the player on roll plays the dice the opponent's stopped
+        cascade left him (``left`` dice of ``die``, then each higher double; :attr:`dice` is
+        ``(die, die)``), before his own roll; else None (Gul bara with
+        ``stopped_cascade="to-opponent"``, docs/rules/gul-bara.md)."""
+        return self._carried
+
+    @property
     def is_last_roll(self) -> bool:
         """True while the second player takes the last roll of the long-nardy draw rule."""
         return self._last_roll
@@ -384,7 +418,7 @@ class Game(Turns, CubeActions, GameFormats):
         if self._legal is None:
             if self._variant.sequence_turns:
                 self._legal = TurnMoves._make(  # type: ignore[assignment]
-                    self._position, self._dice, self._counted_turn,  # type: ignore[arg-type]
+                    self._position, self._dice, self._moves_turn,  # type: ignore[arg-type]
                     self._moves)
             else:
                 self._legal = self._position.legal_moves(self._dice)  # type: ignore[arg-type]
@@ -436,17 +470,21 @@ class Game(Turns, CubeActions, GameFormats):
 
         state.setdefault("_plies", 0)
         state.setdefault("_first_turn", 1)
-        plies = self._plies
+        state.setdefault("_carried", None)
+        plies, carried = self._plies, self._carried
 
-        def moves(pos: Position, dice: tuple[int, int] | None, at: int) -> Any:
+        def moves(pos: Position, dice: tuple[int, int] | None, at: int,
+                  left: tuple[int, int] | None) -> Any:
             if dice is None:
                 return None
-            self._plies = at
+            self._plies, self._carried = at, left
             return self._list_moves(pos, dice)
 
-        undo = [s[:3] + (moves(s[0], s[2], s[-1]), None) + s[5:] for s in self._undo]
-        self._moves = moves(self._position, self._dice, plies)
-        self._plies = plies
+        # (snapshots made before carried dice were kept have one field less)
+        undo = [s if len(s) == 17 else s[:-1] + (None, s[-1]) for s in self._undo]
+        undo = [s[:3] + (moves(s[0], s[2], s[-1], s[-2]), None) + s[5:] for s in undo]
+        self._moves = moves(self._position, self._dice, plies, carried)
+        self._plies, self._carried = plies, carried
         self._undo = undo
 
     def _repr_svg_(self) -> str:

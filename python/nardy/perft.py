@@ -96,7 +96,8 @@ def _divide_turns(position: Position, depth: int, ordered: bool,
     # is on turn engine.turn_at(first_turn, p). The opponent below the first roll rolls
     # second, which a root of its own cannot say, so the first two plies are walked here and
     # the core counts from the grandchildren (their mover's turn is turn_at(first_turn, 2)).
-    engine = position.variant.engine
+    v = position.variant
+    engine = v.engine
     swap = _core.swap
     second_turn = engine.turn_at(first_turn, 1)
     next_turn = engine.turn_at(first_turn, 2)
@@ -104,27 +105,46 @@ def _divide_turns(position: Position, depth: int, ordered: bool,
     def finished(key: bytes) -> bool:
         return engine.game_end(key) is not None
 
-    def children(key: bytes, dice: tuple[int, int], turn: int) -> list[bytes]:
+    def children(key: bytes, dice: tuple[int, int],
+                 turn: int) -> tuple[list[bytes], tuple[int, int] | None]:
+        """The positions after the roll's moves (the opponent on roll), and the dice they
+        leave him (Gul bara's stopped_cascade="to-opponent")."""
         moves = engine.turn_legal(key, dice[0], dice[1], turn)
-        return [swap(k) for k in moves.keys()] if len(moves) else [swap(key)]
+        if not len(moves):
+            return [swap(key)], None
+        return [swap(k) for k in moves.keys()], v.carry(dice, turn, moves.played)
+
+    def before_roll(key: bytes, carried: tuple[int, int] | None) -> list[bytes]:
+        """Where the player on roll rolls from: after his play of the dice left him."""
+        if carried is None:
+            return [key]
+        moves = engine.turn_legal(key, carried[0], carried[0], -carried[1])
+        return list(moves.keys()) if len(moves) else [key]
 
     rolls = _rolls(ordered)
     out = []
     for dice, weight in rolls:
         n = 0
-        for child in children(position.key, dice, first_turn):
+        kids, left = children(position.key, dice, first_turn)
+        for child in kids:
             if depth == 1:
                 n += 1
                 continue
             if finished(child):
                 continue
-            for dice2, w2 in rolls:
-                sub = 0
-                for grandchild in children(child, dice2, second_turn):
-                    if depth == 2:
-                        sub += 1
-                    else:
-                        sub += engine.perft_turn(grandchild, depth - 2, ordered, next_turn)
-                n += sub * w2
+            for start in before_roll(child, left):
+                if finished(start):
+                    continue
+                for dice2, w2 in rolls:
+                    sub = 0
+                    grandchildren, left2 = children(start, dice2, second_turn)
+                    for grandchild in grandchildren:
+                        if depth == 2:
+                            sub += 1
+                        else:
+                            die, count = left2 or (0, 0)
+                            sub += engine.perft_turn(grandchild, depth - 2, ordered, next_turn,
+                                                     carried_die=die, carried_left=count)
+                    n += sub * w2
         out.append((dice, n))
     return out

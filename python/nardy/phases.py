@@ -103,6 +103,8 @@ class GameCore:
                          # _first_turn (1 at a start position with the second roller on roll)
     _first_turn: int     # the turn number of the game's first round (the starter's turn, then
                          # the second roller's)
+    _carried: tuple[int, int] | None  # (die, left): dice the opponent's stopped cascade left
+                                      # the player on roll, played before his own roll
 
     @property
     def turn_number(self) -> int:
@@ -121,24 +123,43 @@ class GameCore:
         (Gul bara's ``cascade_count="game-rolls"``)."""
         return int(self._engine.turn_at(self._first_turn, self._plies))
 
+    @property
+    def _moves_turn(self) -> int:
+        """The core's turn number of the dice to play: :attr:`_counted_turn`, or ``-left``
+        for the dice a stopped cascade left the player on roll."""
+        return -self._carried[1] if self._carried else self._counted_turn
+
     def _list_moves(self, pos: Position, dice: tuple[int, int]) -> Any:
         """The core's moves of the turn the dice give: the whole turn, on the mover's turn
         number, where a turn can be several rolls (``sequence_turns``)."""
         if self._variant.sequence_turns:
-            return self._engine.turn_legal(pos.key, dice[0], dice[1], self._counted_turn)
+            return self._engine.turn_legal(pos.key, dice[0], dice[1], self._moves_turn)
         return self._engine.legal(pos.key, dice[0], dice[1])
+
+    def _begin_carried(self, die: int, left: int) -> None:
+        """The player on roll is to play ``left`` dice of ``die`` (then each higher double)
+        that the opponent's stopped cascade left, before his own roll; nothing happens when
+        he cannot play one of them (they are lost)."""
+        moves = self._engine.turn_legal(self._position.key, die, die, -left)
+        if not moves.played:
+            return
+        self._carried = (die, left)
+        self._dice = (die, die)
+        self._moves = moves
+        self._legal = None
+        self._phase = Phase.MOVE
 
     def _snapshot(self) -> tuple[Any, ...]:
         return (self._position, self._phase, self._dice, self._moves, self._legal, self._starter,
                 self._cube_level, self._cube_owner, self._cube_turned, self._auto_done,
                 self._doubled_this_turn, self._resign, self._last_roll, self._result,
-                self._passes, self._plies)
+                self._passes, self._carried, self._plies)
 
     def _restore(self, s: tuple[Any, ...]) -> None:
         (self._position, self._phase, self._dice, self._moves, self._legal, self._starter,
          self._cube_level, self._cube_owner, self._cube_turned, self._auto_done,
          self._doubled_this_turn, self._resign, self._last_roll, self._result,
-         self._passes, self._plies) = s
+         self._passes, self._carried, self._plies) = s
 
     def _record(self, action: Action, snapshot: tuple[Any, ...]) -> None:
         self._history.append(action)
@@ -309,21 +330,29 @@ class Turns(GameCore):
             # Keep the caller's steps when each is one die (their order is the record's); a
             # chain written as one step (24/13) is recorded as the canonical single-die steps.
             mv = move if pos.variant.one_die_each(move.steps, canonical.steps, dice,
-                                                  self._counted_turn) \
+                                                  self._moves_turn) \
                 else canonical
         snap = self._snapshot()
         mover = pos.turn
         finished = (_core.decode(key, pos.variant.core_variant)[0][25]
                     == pos.variant.checkers)
-        # a move after which the same player rolls again leaves him on roll (unless it won)
+        carried = self._carried is not None
+        # dice this turn leaves the opponent (a cascade that stopped), to play before his roll
+        leftover = (self._variant.carry(dice, self._moves_turn, int(self._moves.played))
+                    if self._variant.carries_dice and not carried else None)
+        # a move after which the same player rolls again leaves him on roll (unless it won);
+        # so does the play of carried dice, which comes before his own roll
         again = self._variant.names_dice and not finished and rolls_again
-        if again:
+        if again or carried:
             self._position = Position._raw(pos.variant, key, mover)
         else:
             self._position = Position._raw(pos.variant, _core.swap(key), 1 - mover)
+        self._carried = None
         self._history.append(Action("move", mover, dice, mv))
         self._undo.append(snap)
-        self._after_move(mover, finished, again=again)
+        self._after_move(mover, finished, again=again or carried)
+        if leftover is not None and self._phase is Phase.ROLL:
+            self._begin_carried(*leftover)
 
     def pass_turn(self) -> None:
         """Passes when the dice allow no move (else :class:`IllegalMoveError`)."""

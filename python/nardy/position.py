@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from nardy import _core, _validate
 from nardy.errors import (
     IllegalMoveError,
+    InvalidArgumentError,
     InvalidDiceError,
     InvalidIdError,
     InvalidNotationError,
@@ -463,6 +464,21 @@ class Position:
         if not self._variant.sequence_turns:
             return self.legal_moves(dice)
         return TurnMoves._make(self, dice, self._variant.engine.turn_at(n, 0 if first else 1))
+
+    def carried_moves(self, die: int, left: int) -> TurnMoves:
+        """The legal moves of the dice the opponent's stopped cascade left the player on roll:
+        ``left`` (1..4) dice of ``die``, then each higher double in full, as a cascade goes on
+        (as many dice as possible over the whole sequence; a double not played in full ends
+        it). They are played before his own roll, and the position after one of them
+        (:meth:`TurnMoves.key`, not swapped) has the same player on roll. Only where the
+        variant passes such dice on (:attr:`Variant.carries_dice`: Gul bara with
+        ``stopped_cascade="to-opponent"``; see :meth:`Variant.carry`)."""
+        d = _validate.integer(die, "die", 1, 6, error=InvalidDiceError)
+        n = _validate.integer(left, "left", 1, 4, error=InvalidDiceError)
+        if not self._variant.carries_dice:
+            raise InvalidArgumentError(f"{self._variant!r} passes no dice to the opponent "
+                                       "(Gul bara does with stopped_cascade='to-opponent')")
+        return TurnMoves._make(self, (d, d), -n)
 
     def _moves_for(self, dice: tuple[int, int], turn_number: int | None,
                    first_roller: bool) -> Any:
@@ -960,6 +976,8 @@ class _TurnFinder:
 
 
 def _rebuild_turn_moves(position: Position, dice: tuple[int, int], turn_number: int) -> Any:
+    if turn_number < 0:  # dice a stopped cascade left
+        return position.carried_moves(dice[0], -turn_number)
     return position.turn_moves(dice, turn_number)
 
 

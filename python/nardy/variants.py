@@ -245,6 +245,24 @@ class Variant:
         form writes it, ``turn=``)."""
         return False
 
+    @property
+    def carries_dice(self) -> bool:
+        """Whether dice a turn could not play can pass to the opponent, who plays them before
+        his own roll (Gul bara with ``stopped_cascade="to-opponent"``; :meth:`carry`)."""
+        return False
+
+    def carry(self, dice: tuple[int, int], turn_number: int,
+              played: int) -> tuple[int, int] | None:
+        """The dice a turn of the roll ``dice`` on the mover's turn ``turn_number`` that
+        played ``played`` dice leaves to the opponent, as ``(die, left)``: he plays ``left``
+        dice of ``die`` (then each higher double, as a cascade goes on) before his own roll
+        (:meth:`Position.carried_moves`). None when it leaves none, and always where
+        :attr:`carries_dice` is false."""
+        if not self.carries_dice:
+            return None
+        found = self.engine.carry(dice[0], dice[1], turn_number, played)
+        return None if found is None else (int(found[0]), int(found[1]))
+
     def turn_dice(self, dice: tuple[int, int], turn_number: int | None = None) -> list[int]:
         """The dice the roll gives the mover's turn ``turn_number``, in the order they are
         played: a non-double's two, a double's four (a variant whose turn can be several
@@ -739,6 +757,9 @@ class GulBara(LongNardy):
         # whose turns count: each player's own, or the game's rolls (the second roller's turn
         # t is the game's roll 2t, read as turn t + 1)
         "cascade_count": ("each-player", ("each-player", "game-rolls")),
+        # the dice left where a cascade stops: lost, or played by the opponent before his
+        # own roll (backgammon.js's reading of Eighty Games)
+        "stopped_cascade": ("lost", ("lost", "to-opponent")),
     }
     scorings = ("gul_bara",)
     last_roll_draw_allowed = False
@@ -748,14 +769,22 @@ class GulBara(LongNardy):
 
     def _make_engine(self) -> _core.Engine:
         return _core.Engine(self.core_variant, cascade_from_turn=self.rules["cascade_from_turn"],
-                            cascade_counts_rolls=self.rules["cascade_count"] == "game-rolls")
+                            cascade_counts_rolls=self.rules["cascade_count"] == "game-rolls",
+                            stopped_cascade_to_opponent=(
+                                self.rules["stopped_cascade"] == "to-opponent"))
 
     @property
     def turn_numbers_matter(self) -> bool:
         return bool(self.rules["cascade_from_turn"])
 
+    @property
+    def carries_dice(self) -> bool:
+        return bool(self.rules["stopped_cascade"] == "to-opponent")
+
     def turn_dice(self, dice: tuple[int, int], turn_number: int | None = None) -> list[int]:
         d1, d2 = dice
+        if turn_number is not None and turn_number < 0:  # dice a stopped cascade left
+            return [d1] * -turn_number + [d for d in range(d1 + 1, 7) for _ in range(4)]
         start = self.rules["cascade_from_turn"]
         if d1 != d2 or turn_number is None or start == 0 or turn_number < start:
             return super().turn_dice(dice, turn_number)

@@ -174,3 +174,62 @@ def perft(pos: Pos, depth: int, first_turn: int = 1, ply: int = 0) -> int:
         for r in (results or {pos}):
             total += perft(swapped(r), depth - 1, first_turn, ply + 1)
     return total
+
+
+# -- dice a stopped cascade leaves to the opponent (stopped_cascade="to-opponent") ---------
+
+def dice_run(pos: Pos, dice: list[int]) -> tuple[int, set[Pos]]:
+    """(dice played, distinct results) of dice played in the given order, one checker step
+    each, the longest runs legal (a turn made only of doubles, as turn_moves() plays one)."""
+    us, them = pos
+    step = Steps(closed_points(them))
+    level: set[Side] = {us}
+    played = 0
+    for die in dice:
+        after = {n for u in level for n in step(u, die)}
+        if not after:
+            break
+        level, played = after, played + 1
+    return played, ({(u, them) for u in level} if played else set())
+
+
+def carried_dice(die: int, left: int) -> list[int]:
+    """The dice of a carried play: those left of the double where the cascade stopped, then
+    every higher double in full."""
+    return [die] * left + [d for d in range(die + 1, 7) for _ in range(4)]
+
+
+def carry(d1: int, d2: int, turn: int, played: int,
+          cascade_from_turn: int = 3) -> tuple[int, int] | None:
+    """(die, left) that a cascade turn playing `played` of its dice leaves to the opponent:
+    only a cascade that stopped after at least one die was played."""
+    if d1 != d2 or cascade_from_turn == 0 or turn < cascade_from_turn:
+        return None  # not a cascade turn
+    if played == 0 or played == 4 * (7 - d1):
+        return None  # nothing played, or every die
+    return (d1 + played // 4, 4 - played % 4)
+
+
+def perft_carried(pos: Pos, depth: int, first_turn: int, ply: int = 0,
+                  carried: tuple[int, int] | None = None) -> int:
+    """perft() where the dice a stopped cascade leaves are played by the opponent before his
+    roll, as part of his ply: each of their results (or the position, when none can be
+    played) is followed by his roll."""
+    if depth == 0:
+        return 1
+    if is_finished(pos):
+        return 0
+    if carried is not None:
+        _, results = dice_run(pos, carried_dice(*carried))
+        return sum(perft_carried(r, depth, first_turn, ply) for r in (results or {pos}))
+    turn = first_turn + ply // 2
+    total = 0
+    for d1, d2 in ROLLS:
+        played, results = turn_moves(pos, cascade(d1, d2, turn))
+        if depth == 1:
+            total += len(results) or 1
+            continue
+        left = carry(d1, d2, turn, played)
+        for r in (results or {pos}):
+            total += perft_carried(swapped(r), depth - 1, first_turn, ply + 1, left)
+    return total

@@ -271,7 +271,7 @@ class Table:
         moves): the core's calls then list what Game.legal_moves lists."""
         g = self.game
         assert g is not None
-        return g._counted_turn if self.variant.sequence_turns else 0
+        return g._moves_turn if self.variant.sequence_turns else 0
 
     def _dice(self) -> tuple[int, int]:
         """The dice of the turn being played (there is one whenever a move is asked for)."""

@@ -262,7 +262,8 @@ def _replay_game(match: Any, k: int, events: list[_Event], score: tuple[int, int
                                        "opening roll-off cannot be")
                         hi, lo = max(d1, d2), min(d1, d2)
                         g.roll((hi, lo) if ev.player == WHITE else (lo, hi))
-                elif g.phase is Phase.MOVE and not _after_opening(events, j):
+                elif (g.phase is Phase.MOVE and not _after_opening(events, j)
+                      and g.carried is None):
                     raise fail(f"{_NAMES[g.turn]} rolled {g.dice[0]}{g.dice[1]} and has not "
                                "moved (a cell with dice only, but a move was possible)")
                 if g.phase is Phase.ROLL:
@@ -280,6 +281,9 @@ def _replay_game(match: Any, k: int, events: list[_Event], score: tuple[int, int
                                f"{_NAMES.get(g.to_act, 'nobody')} ({g.phase})")
                 if ev.kind == "roll" or not ev.text:
                     _dice_only(g, ev, nxt, fail)
+                    continue
+                if g.carried is not None:  # the dice a stopped cascade left: written as a turn
+                    g.play(ev.text)
                     continue
                 if ev.exact:
                     g.play(_formatted(g, ev, fail))

@@ -31,7 +31,7 @@ __all__ = ["TextState", "from_text", "to_text"]
 _COLOR = {"w": WHITE, "b": BLACK}
 _COLOR_LETTER = {WHITE: "w", BLACK: "b"}
 _OFFERS = ("double", "beaver", "raccoon")
-_FIELD_ORDER = ("opening", "dice", "cube", "offer", "passes", "turn", "starter", "lastroll",
+_FIELD_ORDER = ("opening", "dice", "carried", "cube", "offer", "passes", "turn", "starter", "lastroll",
                 "over", "match", "crawford")
 _FLAGS = ("opening", "lastroll", "crawford")
 _NAME_RE = re.compile(r"^([a-z][a-z0-9-]*)(?:\[([^\[\]]*)\])?$")
@@ -54,6 +54,9 @@ class TextState:
     a game or match around it, each field ``None``/``False`` when absent:
 
     ``dice``        the roll to be played now (the player on roll has rolled)
+    ``carried``     ``(die, left)``: dice the opponent's stopped cascade left the player on
+                    roll, to be played now, before his own roll (Gul bara with
+                    ``stopped_cascade="to-opponent"``); written as the dice, ``carried=33``
     ``cube``        the stake on the cube, when a cube is in play (None: cubeless rules or
                     the Crawford game); ``cube_owner`` the colour owning it (None: centred)
     ``offer``       a pending decision: ``"double"``, ``"beaver"``, ``"raccoon"`` or
@@ -72,6 +75,7 @@ class TextState:
 
     position: Position
     dice: tuple[int, int] | None = None
+    carried: tuple[int, int] | None = None
     cube: int | None = None
     cube_owner: int | None = None
     offer: str | None = None
@@ -277,6 +281,8 @@ def _format_state(s: TextState) -> str:
         parts.append("opening")
     if s.dice is not None:
         parts.append(f"dice={s.dice[0]}{s.dice[1]}")
+    if s.carried is not None:
+        parts.append(f"carried={str(s.carried[0]) * s.carried[1]}")
     if s.cube is not None:
         parts.append(f"cube={s.cube}" + ("" if s.cube_owner is None else _COLOR_LETTER[s.cube_owner]))
     if s.offer is not None:
@@ -323,6 +329,22 @@ def _validate_state(s: TextState) -> None:
         if (not isinstance(d, tuple) or len(d) != 2
                 or not all(isinstance(x, int) and not isinstance(x, bool) and 1 <= x <= 6 for x in d)):
             raise _bad(f"dice must be two numbers 1..6, got {d!r}")
+    if s.carried is not None:
+        c = s.carried
+        if (not isinstance(c, tuple) or len(c) != 2
+                or not all(isinstance(x, int) and not isinstance(x, bool) for x in c)
+                or not 1 <= c[0] <= 6 or not 1 <= c[1] <= 4):
+            raise _bad(f"carried must be (die 1..6, dice left 1..4), got {c!r}")
+        if not s.position.variant.carries_dice:
+            raise _bad(f"carried= is state of variants that pass a stopped cascade's dice to "
+                       f"the opponent (Gul bara with stopped_cascade='to-opponent'); "
+                       f"{s.position.variant!r} does not")
+        for name in ("dice", "offer", "over"):
+            if getattr(s, name) is not None:
+                raise _bad(f"carried: the carried dice are played before the roll, no {name} "
+                           f"with them")
+        if s.opening:
+            raise _bad("carried: no carried dice at the opening")
     if s.cube is not None and (not isinstance(s.cube, int) or isinstance(s.cube, bool)
                                or s.cube < 1):
         raise _bad(f"cube value must be a number >= 1, got {s.cube!r}")
@@ -449,6 +471,12 @@ def from_text(text: str) -> TextState:
         if not re.fullmatch(r"[1-6][1-6]", v or ""):
             raise _bad(f"dice={v}: expected two digits 1..6, e.g. dice=31")
         kw["dice"] = (int(v[0]), int(v[1]))  # type: ignore[index]
+    if "carried" in fields:
+        v = fields["carried"] or ""
+        if not re.fullmatch(r"([1-6])\1{0,3}", v):
+            raise _bad(f"carried={v}: expected the dice left, one to four of the same, "
+                       f"e.g. carried=33")
+        kw["carried"] = (int(v[0]), len(v))
     if "cube" in fields:
         v = fields["cube"] or ""
         m = re.fullmatch(r"([1-9]\d{0,5})([wb]?)", v)
@@ -499,7 +527,9 @@ def _game_state(game: Any, **extra: Any) -> TextState:
     kw: dict[str, Any] = {}
     if phase is Phase.OPENING:
         kw["opening"] = True
-    if game.dice is not None and phase is not Phase.OVER:
+    if getattr(game, "carried", None) is not None:
+        kw["carried"] = game.carried
+    elif game.dice is not None and phase is not Phase.OVER:
         kw["dice"] = tuple(game.dice)
     if game.cube_in_play:
         kw["cube"] = game.cube_value
@@ -590,6 +620,7 @@ def _state_to_game(s: TextState, rules: Any, seed: Any, rule_options: dict[str, 
         else:
             g = Game(s.position.variant, rules, seed, position=s.position, starter=s.starter,
                      crawford=s.crawford, passes=s.passes or 0, turn_number=s.turn_number,
+                     carried=s.carried,
                      **setup, **rule_options)
     except Error as e:
         raise _bad(f"cannot make a game of this state: {e}") from None
