@@ -21,6 +21,7 @@ from nardy.formats import jsonform
 from nardy.formats.text import from_text, to_text
 from tests.reference import gul_bara_ref as ref
 from tests.test_reference_gul_bara import LATE, reachable
+from tests.test_rollout import GOLDEN, MASK64, _draw, _finalise
 
 SLOW = os.environ.get("NARDY_SLOW") == "1"
 CARRIES = nardy.GulBara(stopped_cascade="to-opponent")
@@ -311,19 +312,7 @@ def test_a_record_with_carried_plays_reads_back():
     assert back.result() == g.result()
 
 
-M64 = (1 << 64) - 1
-GOLDEN = 0x9E3779B97F4A7C15
 CARRIED_STREAM = 0x6361727269656421  # the trial's stream of carried plays (engine_impl.hpp)
-
-
-def _finalise(z: int) -> int:
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & M64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & M64
-    return z ^ (z >> 31)
-
-
-def _draw(key: int, counter: int) -> int:
-    return _finalise((key + (counter + 1) * GOLDEN) & M64)
 
 
 def _trial(seed: int, trial: int) -> tuple[int | None, int]:
@@ -331,7 +320,7 @@ def _trial(seed: int, trial: int) -> tuple[int | None, int]:
     streams (nardy/rollout.hpp): the roll's move by the core's turn_pick, and the dice a
     stopped cascade leaves played by the opponent before his roll from the carried stream."""
     engine = CARRIES.engine
-    key = _finalise(seed ^ _finalise((trial + GOLDEN) & M64))
+    key = _finalise(seed ^ _finalise((trial + GOLDEN) & MASK64))
     pos = nardy.Position.start(CARRIES).key
     on_roll, carried = 0, None
 

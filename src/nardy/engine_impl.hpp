@@ -124,11 +124,7 @@ class EngineImpl final : public EngineCore {
   }
 
   DiceCarry carry(int d1, int d2, int turn, int played) const noexcept override {
-    if constexpr (requires { policy_.carry(d1, d2, turn, played); }) {
-      return policy_.carry(d1, d2, turn, played);
-    } else {
-      return {};
-    }
+    return policy_carry(d1, d2, turn, played);
   }
 
   int turn_dice_played(const Position& pos, int d1, int d2, int turn) override {
@@ -256,7 +252,7 @@ class EngineImpl final : public EngineCore {
                             : greedy_turn(pos, d1, d2, turn, next);
           moved = r != 0;
           again = r == 2;
-          if (moved && !again) carried = carry(d1, d2, turn, seq_->picked_dice());
+          if (moved && !again) carried = policy_carry(d1, d2, turn, seq_->picked_dice());
           // (a move after which the same player rolls again keeps the side on roll)
           if (moved) pos = again ? next : next.swapped();
         }
@@ -445,7 +441,7 @@ class EngineImpl final : public EngineCore {
         sub = perft_turn_rec(pos.swapped(), depth - 1, ordered, first_turn, ply + 1, poll);
       } else {
         // A move followed by another roll of the same player: the next ply is that roll.
-        const DiceCarry left = carry(r.d1, r.d2, turn, list.dice_played());
+        const DiceCarry left = policy_carry(r.d1, r.d2, turn, list.dice_played());
         for (size_t i = 0; i < list.size(); ++i)
           sub += perft_turn_rec(list[i].again ? list[i].result : list[i].result.swapped(),
                                 depth - 1, ordered, first_turn, ply + 1, poll, left);
@@ -456,6 +452,15 @@ class EngineImpl final : public EngineCore {
   }
 
   static constexpr bool kSequences = HasDiceSequence<P> || HasDiceChoices<P>;
+
+  // (carry() without the virtual call, for the loops here)
+  DiceCarry policy_carry(int d1, int d2, int turn, int played) const noexcept {
+    if constexpr (requires { policy_.carry(d1, d2, turn, played); }) {
+      return policy_.carry(d1, d2, turn, played);
+    } else {
+      return {};
+    }
+  }
   // the random stream of a trial's carried plays (apart from its dice and moves)
   static constexpr uint64_t kCarriedStream = 0x6361727269656421ull;
 

@@ -1164,14 +1164,14 @@ int turn_at(const P& policy, int first_turn, int ply) noexcept {
   }
 }
 
-// A group of dice played together: a roll's two dice, or a double's four. `dice` (1..3)
+// A group of dice played together: a roll's two dice, or a double's four. `missing` (1..3)
 // makes a double's group shorter: the dice of a stopped cascade left to the opponent.
 struct DiceGroup {
   int d1 = 0;
   int d2 = 0;
-  int dice = 0;  // 0: the roll's own number
-  [[nodiscard]] constexpr int size() const noexcept { return dice ? dice : d1 == d2 ? 4 : 2; }
-  [[nodiscard]] constexpr bool partial() const noexcept { return dice != 0 && dice < 4; }
+  int missing = 0;  // dice short of the roll's own number
+  [[nodiscard]] constexpr int size() const noexcept { return (d1 == d2 ? 4 : 2) - missing; }
+  [[nodiscard]] constexpr bool partial() const noexcept { return missing != 0; }
 };
 
 // A turn number that asks a policy with dice_sequence for the play of dice the opponent's
@@ -1789,14 +1789,18 @@ class SequenceEnumerator {
   // Group g's moves from p (the enumerator's list, or partial_moves() for a short double);
   // returns the dice they play.
   int group_moves(const Position& p, const DiceGroup& g, MoveList& list) {
-    if (g.partial()) return partial_moves(p, g.d1, g.dice, list);
+    if constexpr (kShortGroups) {
+      if (g.partial()) return partial_moves(p, g.d1, g.size(), list);
+    }
     base_.generate(p, g.d1, g.d2, list);
     return base_.dice_played();
   }
 
   // The most dice group g plays from p.
   int group_most(const Position& p, const DiceGroup& g) {
-    if (g.partial()) return partial_moves(p, g.d1, g.dice, partial_list_);
+    if constexpr (kShortGroups) {
+      if (g.partial()) return partial_moves(p, g.d1, g.size(), partial_list_);
+    }
     return base_.most_dice(p, g.d1, g.d2, g.size());
   }
 
@@ -1804,16 +1808,22 @@ class SequenceEnumerator {
   // `played`: the dice it plays. False when the group passes.
   template <class Draw>
   bool pick_group(const Position& p, const DiceGroup& g, Draw& draw, Position& out, int& played) {
-    if (!g.partial()) {
-      const bool moved = base_.pick(p, g.d1, g.d2, draw, out);
-      played = moved ? base_.dice_played() : 0;
-      return moved;
+    if constexpr (kShortGroups) {
+      if (g.partial()) {
+        played = partial_moves(p, g.d1, g.size(), partial_list_);
+        if (partial_list_.empty()) return false;
+        out = partial_list_[draw(partial_list_.size())].result;
+        return true;
+      }
     }
-    played = partial_moves(p, g.d1, g.dice, partial_list_);
-    if (partial_list_.empty()) return false;
-    out = partial_list_[draw(partial_list_.size())].result;
-    return true;
+    const bool moved = base_.pick(p, g.d1, g.d2, draw, out);
+    played = moved ? base_.dice_played() : 0;
+    return moved;
   }
+
+  // Groups shorter than a roll's (DiceGroup::missing) come only from a policy's carried plays:
+  // the others' searches leave them out.
+  static constexpr bool kShortGroups = requires(const P& p) { p.carry(1, 1, 1, 1); };
 
   // The moves of `n` (1..3) steps of the die d from pos, the most that can be played, by
   // resulting position: a plain search over the policy's steps (the enumerator's searches
@@ -1907,7 +1917,7 @@ class SequenceEnumerator {
     Position at(size_t i) const { return list ? (*list)[i].result : counter->counted_move(i); }
   };
   GroupDraws group_draws(const Position& p, int k) {
-    if ((listed_[k] && listed_pos_[k] == p) || groups_[k].partial()) {
+    if ((listed_[k] && listed_pos_[k] == p) || (kShortGroups && groups_[k].partial())) {
       const MoveList& list = group_list(p, k);
       return {&list, nullptr, list.size(), listed_played_[k]};
     }

@@ -120,6 +120,22 @@ def cascade(d1: int, d2: int, turn: int, cascade_from_turn: int = 3) -> list[tup
     return [(d, d) for d in range(d1, 7)]
 
 
+def dice_run(pos: Pos, dice: list[int]) -> tuple[int, set[Pos]]:
+    """(dice played, distinct results) of dice played in the given order, one checker step
+    each, the longest runs legal (a turn made only of doubles: a cascade, or the dice a
+    stopped one leaves)."""
+    us, them = pos
+    step = Steps(closed_points(them))
+    level: set[Side] = {us}
+    played = 0
+    for die in dice:
+        after = {n for u in level for n in step(u, die)}
+        if not after:
+            break
+        level, played = after, played + 1
+    return played, ({(u, them) for u in level} if played else set())
+
+
 def turn_moves(pos: Pos, groups: list[tuple[int, int]]) -> tuple[int, set[Pos]]:
     """(dice played, distinct results) of the whole turn: a group is played only after the
     one before was played in full, and the moves play the most dice over the sequence.
@@ -129,21 +145,13 @@ def turn_moves(pos: Pos, groups: list[tuple[int, int]]) -> tuple[int, set[Pos]]:
     a run of steps taking the dice in that order, and the legal moves are the ends of the
     longest runs. So the sides every run of i dice can reach are found for i = 1, 2, ... until
     none can go on; the last ones found are the results."""
-    us, them = pos
-    step = Steps(closed_points(them))
     if len(groups) == 1:
+        us, them = pos
+        step = Steps(closed_points(them))
         played, sides = side_plays(us, step, *groups[0])
         return played, {(u, them) for u in sides}
     assert all(a == b for a, b in groups), "a turn of several groups is made of doubles"
-    dice = [a for a, _ in groups for _ in range(4)]
-    level: set[Side] = {us}
-    played = 0
-    for die in dice:
-        after = {n for u in level for n in step(u, die)}
-        if not after:
-            break
-        level, played = after, played + 1
-    return played, ({(u, them) for u in level} if played else set())
+    return dice_run(pos, [a for a, _ in groups for _ in range(4)])
 
 
 def is_finished(pos: Pos) -> bool:
@@ -177,21 +185,6 @@ def perft(pos: Pos, depth: int, first_turn: int = 1, ply: int = 0) -> int:
 
 
 # -- dice a stopped cascade leaves to the opponent (stopped_cascade="to-opponent") ---------
-
-def dice_run(pos: Pos, dice: list[int]) -> tuple[int, set[Pos]]:
-    """(dice played, distinct results) of dice played in the given order, one checker step
-    each, the longest runs legal (a turn made only of doubles, as turn_moves() plays one)."""
-    us, them = pos
-    step = Steps(closed_points(them))
-    level: set[Side] = {us}
-    played = 0
-    for die in dice:
-        after = {n for u in level for n in step(u, die)}
-        if not after:
-            break
-        level, played = after, played + 1
-    return played, ({(u, them) for u in level} if played else set())
-
 
 def carried_dice(die: int, left: int) -> list[int]:
     """The dice of a carried play: those left of the double where the cascade stopped, then

@@ -74,7 +74,7 @@ struct GulBaraPolicy : LongBoardSteps<GulBaraPolicy> {
     const int home_pips = pips_to_home(checkers);
     int first_bear = n;
     for (int k = 0, pips = 0; k < n; ++k) {
-      pips += groups[k].size() * (groups[k].d1 + groups[k].d2) / 2;
+      pips += full_size(groups[k]) * (groups[k].d1 + groups[k].d2) / 2;
       if (pips <= home_pips) continue;
       lowest_after(t, groups, k);
       if ((outside & ~t.reaches_home[k]) == 0) {
@@ -88,7 +88,7 @@ struct GulBaraPolicy : LongBoardSteps<GulBaraPolicy> {
       const int room = travel_capacity(checkers, lowest_after(t, groups, k));
       const DiceGroup g = groups[k];
       const int lo = std::min(g.d1, g.d2), hi = std::max(g.d1, g.d2);
-      for (int i = 0; i < g.size(); ++i) {
+      for (int i = 0; i < full_size(g); ++i) {
         const int die = g.d1 == g.d2 || i == 0 ? lo : hi;  // (a non-double's smaller die first)
         if (used + die > room) return std::min(played, chained);
         used += die;
@@ -166,7 +166,7 @@ struct GulBaraPolicy : LongBoardSteps<GulBaraPolicy> {
   // A double from turn cascade_from_ on: that double, then each higher one up to 6-6. The
   // dice a stopped cascade left (carried_turn) go on the same way, whatever the turn.
   int dice_sequence(int d1, int d2, int turn, DiceGroup out[kMaxGroups]) const noexcept {
-    out[0] = DiceGroup{d1, d2, carried_left(turn)};
+    out[0] = DiceGroup{d1, d2, carried_left(turn) ? 4 - carried_left(turn) : 0};
     if (!cascades(d1, d2, turn) && carried_left(turn) == 0) return 1;
     int n = 1;
     for (int d = d1 + 1; d <= 6; ++d) out[n++] = DiceGroup{d, d};
@@ -209,6 +209,10 @@ struct GulBaraPolicy : LongBoardSteps<GulBaraPolicy> {
     unsigned chains_made[2] = {0, 0};  // groups whose chains are made (bit k: group k)
   };
 
+  // A group's dice: the bounds are asked only of whole groups (SequenceEnumerator skips the
+  // short group of a carried play), so the group's `missing` is not read here.
+  static constexpr int full_size(const DiceGroup& g) noexcept { return g.d1 == g.d2 ? 4 : 2; }
+
   static uint64_t groups_key(const DiceGroup* groups, int n) noexcept {
     uint64_t key = uint64_t(n) << 56;
     for (int k = 0; k < n; ++k) key |= uint64_t(groups[k].d1 * 8 + groups[k].d2) << (6 * k);
@@ -225,7 +229,7 @@ struct GulBaraPolicy : LongBoardSteps<GulBaraPolicy> {
     t.dice = 0;
     t.n_doubles = n;
     for (int k = 0; k < n; ++k) {
-      t.dice += groups[k].size();
+      t.dice += full_size(groups[k]);
       if (groups[k].d1 != groups[k].d2 && t.n_doubles == n) t.n_doubles = k;
     }
     t.lowest_made = 0;
