@@ -326,3 +326,12 @@ def test_convert_nardy_records(capsys, tmp_path: Path) -> None:
     assert rc == 2 and "error" in err and "Traceback" not in err
     rc, _, err = run(capsys, "convert", str(src))
     assert rc == 2 and "--to" in err
+
+
+def test_perft_of_a_turn_numbered_variant_counts_from_the_first_turn(capsys) -> None:
+    # Gul bara's start is each player's turn 1 (no cascade yet), as nardy.perft counts it
+    for name in ("gul-bara", "acey-deucey"):
+        want = nardy.perft(Position(nardy.find_variant(name)()), 2)
+        code, out, _ = run(capsys, "perft", name, "2", "--no-progress")
+        assert code == 0 and str(want) in out.replace(",", ""), (name, out)
+    assert nardy.perft(Position(nardy.GulBara()), 2) == 2768  # tests/perft/gul-bara.perft

@@ -364,3 +364,21 @@ def test_random_rollouts_play_the_carried_dice():
                               threads=1)
         differ += plain.plies != r.plies
     assert differ > 0
+
+
+def test_cli_perft_takes_the_rule_options(capsys):
+    """`nardy perft` counts under the options the variant argument names, and refuses a
+    --position whose rule options it would drop."""
+    from tests.test_cli import run
+
+    race = ("gul-bara[stopped_cascade=to-opponent] W:11,1,offx13 B:5,15,14,offx12 w")
+    code, out, _ = run(capsys, "perft", "gul-bara[stopped_cascade=to-opponent]", "3",
+                       "--position", race)
+    assert code == 0 and "12596" in out.replace(",", "")
+    code, out, _ = run(capsys, "perft", "gul-bara", "3", "--position",
+                       race.replace("[stopped_cascade=to-opponent]", ""))
+    assert code == 0 and "14819" in out.replace(",", "")
+    code, _, err = run(capsys, "perft", "gul-bara", "3", "--position", race)
+    assert code != 0 and "stopped_cascade" in err
+    code, _, err = run(capsys, "perft", "gul-bara[no_such=1]", "2")
+    assert code != 0 and "no_such" in err

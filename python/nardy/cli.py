@@ -20,7 +20,7 @@ from typing import Any
 from nardy._version import __version__
 from nardy.errors import Error, InvalidDiceError
 from nardy.position import Position
-from nardy.variants import BLACK, VARIANTS, WHITE, as_variant, find_variant
+from nardy.variants import BLACK, VARIANTS, WHITE, Variant, as_variant, find_variant
 
 #: The thread count every command uses unless told otherwise (0: all cores).
 DEFAULT_THREADS = 1
@@ -156,9 +156,19 @@ def _text(read: ReadPosition) -> str:
     return TextState(read.position, dice=read.dice, cube=cube, cube_owner=owner).to_text()
 
 
+def _named_variant(name: str) -> Variant:
+    """The variant a command names: a name or alias, or the text form's name with rule
+    options (``gul-bara[stopped_cascade=to-opponent]``)."""
+    if "[" in name:
+        from nardy.formats.text import _parse_variant
+
+        return _parse_variant(name)
+    return as_variant(name)
+
+
 def _position_option(variant_name: str, text: str | None) -> Position:
     """The --position of perft, moves and rollout: any format, of the variant named."""
-    variant = as_variant(variant_name)
+    variant = _named_variant(variant_name)
     if text is None:
         return Position(variant)
     read = read_position(text)
@@ -168,6 +178,11 @@ def _position_option(variant_name: str, text: str | None) -> Position:
         return Position.from_sides(variant, *pos.sides(), pos.turn)
     if pos.variant.name != variant.name:
         raise CliError(f"--position is a {pos.variant.name} position, not {variant.name}")
+    if pos.variant.rules not in (variant.rules, type(pos.variant)().rules):
+        # rule options in the position's text that the command would otherwise drop
+        raise CliError(f"--position names the rules {pos.variant!r}, the command "
+                       f"{variant!r}: give the rule options in the variant argument, e.g. "
+                       "'gul-bara[stopped_cascade=to-opponent]'")
     return Position.from_sides(variant, *pos.sides(), pos.turn)  # the variant's rule options
 
 
@@ -440,7 +455,7 @@ def _cmd_variants(args: argparse.Namespace) -> int:
 
 def _cmd_perft(args: argparse.Namespace) -> int:
     from nardy.parallel import perft_threads
-    from nardy.perft import MAX_TABLE_MB, divide
+    from nardy.perft import MAX_TABLE_MB, divide, perft
 
     pos = _position_option(args.variant, args.position)
     if args.depth < 0:
@@ -454,6 +469,10 @@ def _cmd_perft(args: argparse.Namespace) -> int:
     if args.divide:
         rows = divide(pos, args.depth, args.rolls, table_mb=args.table_mb)
         total = sum(n for _, n in rows)
+    elif pos.variant.sequence_turns:
+        # the turn number matters (Gul bara's cascade): counted as nardy.perft counts, the
+        # start on each player's first turn (the threaded split takes every root as late)
+        total = perft(pos, args.depth, args.rolls)
     else:
         bar = _progress("perft", args.progress, "chunks", "nodes")
         if bar is None or args.depth == 0:
@@ -576,7 +595,9 @@ def _progress_flag(p: argparse.ArgumentParser) -> None:
 
 def _variant_arg(p: argparse.ArgumentParser) -> None:
     names = ", ".join(cls.name for cls in VARIANTS)
-    p.add_argument("variant", help=f"variant name or alias ({names}; see 'nardy variants')")
+    p.add_argument("variant", help=f"variant name or alias ({names}; see 'nardy variants'), "
+                   "with rule options as the text form writes them, e.g. "
+                   "'gul-bara[stopped_cascade=to-opponent]'")
 
 
 def _add_show(sub: Any) -> None:
