@@ -175,6 +175,15 @@ def test_text_json_pickle_undo_and_replay_keep_the_carried_dice():
         assert len(other.legal_moves()) == len(g.legal_moves())
     j = jsonform.from_json(jsonform.to_json(g))
     assert j.carried == (3, 1) and j.history == g.history
+    # a game set up with carried dice keeps them in its set-up
+    set_up = nardy.Game(CARRIES, position=g.position, carried=(3, 1), turn_number=5)
+    assert set_up.carried == (3, 1) and set_up.setup["carried"] == (3, 1)
+    back_json = jsonform.from_json(jsonform.to_json(set_up))
+    assert back_json.carried == (3, 1) and back_json.setup == set_up.setup
+    set_up.play(0)
+    again = jsonform.from_json(jsonform.to_json(set_up))
+    assert again.history == set_up.history and again.position == set_up.position
+    assert set_up.replayed().position == set_up.position
     g.play(0)
     assert g.replayed().history == g.history
     assert g.replayed().position == g.position
@@ -284,8 +293,9 @@ def test_vector_env_plays_the_carried_dice(mode: str):
 
 
 def test_a_record_with_carried_plays_reads_back():
-    """A game from the opening with carried plays, written as a nardy record and read back:
-    the same history (the carried play is written as its player's turn with the double)."""
+    """A game from the opening with carried plays, written as a nardy record and as JSON and
+    read back: the same history (a record writes the carried play as its player's turn with
+    the double)."""
     from nardy.formats import read_record, write_record
 
     rng = random.Random(2)
@@ -310,6 +320,8 @@ def test_a_record_with_carried_plays_reads_back():
     back = read_record(write_record(g)).match.games[0]
     assert back.history == g.history
     assert back.result() == g.result()
+    as_json = jsonform.from_json(jsonform.to_json(g))
+    assert as_json.history == g.history and as_json.result() == g.result()
 
 
 CARRIED_STREAM = 0x6361727269656421  # the trial's stream of carried plays (engine_impl.hpp)

@@ -126,6 +126,8 @@ def to_json(obj: Any) -> dict[str, Any]:
             extra["start_last_roll"] = True
         if setup.get("turn_number") is not None:
             extra["start_turn_number"] = setup["turn_number"]
+        if setup.get("carried") is not None:
+            extra["start_carried"] = list(setup["carried"])
         return {**head, "type": "game", "variant": _variant_json(obj.variant),
                 "rules": _rules_json(obj.rules), "seed": _seed_json(obj.seed),
                 "crawford": obj.crawford,
@@ -346,7 +348,7 @@ def _check_steps(game: Any, action: Any, path: str) -> None:
         return
     d1, d2 = action.dice
     steps = action.move.steps
-    if not game.variant.steps_follow_dice(steps, (d1, d2), game.turn_number):
+    if not game.variant.steps_follow_dice(steps, (d1, d2), game._moves_turn):
         raise _err(f"{path}.move", f"the steps {[[s.from_, s.to] for s in steps]} are not "
                    f"one die each of {d1}-{d2}")
 
@@ -427,6 +429,9 @@ def from_json(d: Any) -> Any:
         turn_number = r.get("start_turn_number", int, optional=True)
         if turn_number is not None:
             setup["turn_number"] = turn_number
+        carried = r.get("start_carried", list, optional=True)
+        if carried is not None:
+            setup["carried"] = carried
         try:
             out = Game(v, rules, seed, position=start, starter=starter, crawford=crawford,
                        **setup)
