@@ -82,3 +82,12 @@ def test_progress_and_budgets_keep_trials_contiguous():
 def test_bad_policy_arguments(kwargs, match):
     with pytest.raises(nardy.Error, match=match):
         nardy.rollout(START, 10, **kwargs)
+
+
+def test_callable_policies_refuse_turns_of_several_rolls():
+    # the lockstep games offer one roll's moves, which would cut a cascade or a named double
+    for name in ("gul-bara", "acey-deucey"):
+        variant = nardy.find_variant(name)()
+        with pytest.raises(nardy.Error, match="several rolls"):
+            nardy.rollout(variant, 4, lambda positions, moves: 0)
+        assert nardy.rollout(variant, 4, "random").games == 4

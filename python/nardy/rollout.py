@@ -357,6 +357,11 @@ def rollout(position: Position | Any, games: int, policy: PolicyLike = "random",
     if not callable(policy) and sided is None:
         raise Error(f"policy must be 'random', 'greedy', an evaluator or a callable, "
                     f"not {policy!r}")
+    if pos.variant.sequence_turns:
+        # (the lockstep games offer one roll's moves: a turn of several rolls would be cut)
+        raise Error(f"{pos.variant.name}: a turn can be several rolls (Gul bara's cascade, "
+                    "Acey-deucey's named double), which callable and evaluator policies do not "
+                    "play yet; use 'random' or 'greedy'")
     kind = None
     if features is not None:
         from nardy.batch import _kind
