@@ -165,22 +165,30 @@ def swapped(pos: Pos) -> Pos:
 ROLLS = [(a, b) for a in range(1, 7) for b in range(1, a + 1)]
 
 
-def perft(pos: Pos, depth: int, first_turn: int = 1, ply: int = 0) -> int:
+def perft(pos: Pos, depth: int, first_turn: int = 1, ply: int = 0, carries: bool = False,
+          carried: tuple[int, int] | None = None) -> int:
     """Leaves `depth` plies deep over the 21 distinct rolls (a pass is one child; a finished
-    game has none); ply p is played on turn first_turn + p // 2."""
+    game has none); ply p is played on turn first_turn + p // 2. With `carries`, the dice a
+    stopped cascade leaves (carry()) are played by the opponent before his roll, as part of
+    his ply: each of their results (or the position, when none can be played) is followed by
+    his roll."""
     if depth == 0:
         return 1
     if is_finished(pos):
         return 0
+    if carried is not None:
+        _, results = dice_run(pos, carried_dice(*carried))
+        return sum(perft(r, depth, first_turn, ply, carries) for r in (results or {pos}))
     turn = first_turn + ply // 2
     total = 0
     for d1, d2 in ROLLS:
-        _, results = turn_moves(pos, cascade(d1, d2, turn))
+        played, results = turn_moves(pos, cascade(d1, d2, turn))
         if depth == 1:
             total += len(results) or 1
             continue
+        left = carry(d1, d2, turn, played) if carries else None
         for r in (results or {pos}):
-            total += perft(swapped(r), depth - 1, first_turn, ply + 1)
+            total += perft(swapped(r), depth - 1, first_turn, ply + 1, carries, left)
     return total
 
 
@@ -203,26 +211,6 @@ def carry(d1: int, d2: int, turn: int, played: int,
     return (d1 + played // 4, 4 - played % 4)
 
 
-def perft_carried(pos: Pos, depth: int, first_turn: int, ply: int = 0,
-                  carried: tuple[int, int] | None = None) -> int:
-    """perft() where the dice a stopped cascade leaves are played by the opponent before his
-    roll, as part of his ply: each of their results (or the position, when none can be
-    played) is followed by his roll."""
-    if depth == 0:
-        return 1
-    if is_finished(pos):
-        return 0
-    if carried is not None:
-        _, results = dice_run(pos, carried_dice(*carried))
-        return sum(perft_carried(r, depth, first_turn, ply) for r in (results or {pos}))
-    turn = first_turn + ply // 2
-    total = 0
-    for d1, d2 in ROLLS:
-        played, results = turn_moves(pos, cascade(d1, d2, turn))
-        if depth == 1:
-            total += len(results) or 1
-            continue
-        left = carry(d1, d2, turn, played)
-        for r in (results or {pos}):
-            total += perft_carried(swapped(r), depth - 1, first_turn, ply + 1, left)
-    return total
+def perft_carried(pos: Pos, depth: int, first_turn: int) -> int:
+    """perft() with stopped_cascade="to-opponent"."""
+    return perft(pos, depth, first_turn, carries=True)
