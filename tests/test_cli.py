@@ -335,3 +335,14 @@ def test_perft_of_a_turn_numbered_variant_counts_from_the_first_turn(capsys) -> 
         code, out, _ = run(capsys, "perft", name, "2", "--no-progress")
         assert code == 0 and str(want) in out.replace(",", ""), (name, out)
     assert nardy.perft(Position(nardy.GulBara()), 2) == 2768  # tests/perft/gul-bara.perft
+
+
+def test_parallel_perft_of_turn_numbered_variants_equals_the_serial_count() -> None:
+    from nardy import parallel
+
+    for name in ("gul-bara", "acey-deucey"):
+        start = Position(nardy.find_variant(name)())
+        want = nardy.perft(start, 2)
+        assert parallel.perft(start, 2) == want
+        assert parallel.perft_threads(start, 2, threads=1) == want
+        assert parallel.perft_threads(start, 2, progress=lambda done, n: None) == want

@@ -203,6 +203,19 @@ def perft_tasks(position: Position, depth: int, rolls: int = 21,
     return list(keys), [int(w) for w in weights], int(remaining)
 
 
+def _serial_perft(position: Position, depth: int, rolls: int,
+                  progress: Progress | None) -> int:
+    """:func:`nardy.perft`, for the variants whose moves depend on the turn number (Gul bara,
+    Acey-deucey): the core's split into tasks takes every root as a late turn and lists one
+    roll's moves."""
+    from nardy.perft import perft as serial
+
+    n = serial(position, depth, rolls)
+    if progress is not None:
+        progress(1, 1)
+    return int(n)
+
+
 def perft(position: Position, depth: int, rolls: int = 21, *,
           executor: ExecutorLike = None, shards: int | None = None, threads: int = 1,
           progress: Progress | None = None) -> int:
@@ -211,6 +224,8 @@ def perft(position: Position, depth: int, rolls: int = 21, *,
     depth = _perft_check(depth, rolls)
     if depth == 0:
         return 1
+    if position.variant.sequence_turns:
+        return _serial_perft(position, depth, rolls, progress)
     with _executor(executor) as ex:
         n_shards = shards or 4 * _workers(ex)
         keys, weights, remaining = perft_tasks(position, depth, rolls, 4 * n_shards)
@@ -236,6 +251,8 @@ def perft_threads(position: Position, depth: int, rolls: int = 21, threads: int 
 
     depth = _perft_check(depth, rolls)
     threads = _check_int("threads", threads)
+    if position.variant.sequence_turns:
+        return _serial_perft(position, depth, rolls, progress)
     table = perft_table(table_mb)
     engine = position.variant.engine
     if progress is None:
