@@ -1099,6 +1099,7 @@ of its first count.)doc")
         PyLockstep::Guard g(s.busy);
         const Encoding enc = encoding_of(kind);
         const auto& c = s.impl->candidates();
+        const auto& stays = s.impl->continues();
         const size_t w = static_cast<size_t>(encoding_width(enc));
         Buffer<float> buf;
         float* dst = buf.grow(c.size() * w);
@@ -1106,10 +1107,19 @@ of its first count.)doc")
         const SpareBits spare = variant_entry(s.variant).spare;
         for (size_t i = 0; i < c.size(); ++i) {
           unpack_row(c[i], row, spare);
-          encode_row(enc, row, 1, dst + i * w);
+          encode_row(enc, row, stays[i] ? 0 : 1, dst + i * w);
         }
         return buf.to_numpy({static_cast<py::ssize_t>(c.size()), static_cast<py::ssize_t>(w)});
-      }, "(M,F) float32 encoding of the candidates (side 1, the player to roll next, on roll).")
+      }, "(M,F) float32 encoding of the candidates, the player to roll next on roll (side 1, "
+         "or side 0 where continues()).")
+      .def("continues", [](PyLockstep& s) {
+        PyLockstep::Guard g(s.busy);
+        const auto& c = s.impl->continues();
+        py::array_t<bool> a(static_cast<py::ssize_t>(c.size()));
+        for (size_t i = 0; i < c.size(); ++i) a.mutable_data()[i] = c[i] != 0;
+        return a;
+      }, "(M,) bool: the candidate leaves its mover on roll (a play of carried dice, or a move "
+         "after which he rolls again).")
       .def("offsets", [](PyLockstep& s) {
         const auto& o = s.impl->offsets();
         py::array_t<int64_t> a(static_cast<py::ssize_t>(o.size()));

@@ -537,6 +537,10 @@ class LockstepRollout:
         """
         (M,2,26) int8 candidates of the waiting games (unswapped afterstates).
         """
+    def continues(self) -> numpy.typing.NDArray[numpy.bool_]:
+        """
+        (M,) bool: the candidate leaves its mover on roll (a play of carried dice, or a move after which he rolls again).
+        """
     def choose(self, choices: typing.Annotated[numpy.typing.ArrayLike, numpy.int64], luck: typing.Annotated[numpy.typing.ArrayLike, numpy.float64] | None = None) -> None:
         ...
     def positions(self) -> numpy.ndarray:
@@ -555,7 +559,7 @@ class LockstepRollout:
         ...
     def features(self, arg0: str) -> numpy.ndarray:
         """
-        (M,F) float32 encoding of the candidates (side 1, the player to roll next, on roll).
+        (M,F) float32 encoding of the candidates, the player to roll next on roll (side 1, or side 0 where continues()).
         """
     def offsets(self) -> numpy.typing.NDArray[numpy.int64]:
         ...

@@ -36,10 +36,22 @@ a callable    a batched policy, e.g. a neural net. Games run in lockstep (``widt
               that game's first candidate). Forced moves and passes never reach it. For runs
               that merge exactly the callable must be deterministic (a function of its input).
 
+              Where a turn can be several rolls (``variant.sequence_turns``: Acey-deucey's 1-2
+              and the double named after it) the candidates are the whole turn's moves, as
+              :meth:`nardy.Position.turn_moves` lists them on the mover's turn number (1 at the
+              variant's start position; a rollout from any other position is taken to be past
+              the opening turns, as with the built-in policies). After a move that ends in
+              another roll the player who moved is still on roll: with ``features=KIND`` those
+              rows are encoded with side 0 on roll. Variants whose turns cannot all be listed
+              (``variant.listable_turns`` false: Gul bara, where one doubles cascade can have
+              tens of millions of moves) refuse callable and evaluator policies.
+
 an evaluator  (:mod:`nardy.evaluators`: an object with an ``output`` attribute, or a built-in
               evaluator name such as ``"pubeval"``, ``"race"``, ``"gnubg"``): each move is
               the best by :func:`nardy.search.rank_moves` at ``plies`` (0 or 1) with that
-              evaluator, the lockstep batches making one evaluator call per ply level.
+              evaluator, the lockstep batches making one evaluator call per ply level. Where a
+              turn can be several rolls, the best of the whole turn's moves (above) at 0 plies
+              only: the search's look-ahead lists one roll's moves, not whole turns.
 a pair        ``(policy for the player on roll at the start, policy for the opponent)``, each
               an evaluator or a callable (``plies`` may be a pair too): matches between
               evaluators.
@@ -343,6 +355,19 @@ def rollout(position: Position | Any, games: int, policy: PolicyLike = "random",
     if reduce and (sided is None or sided.luck is None):
         raise Error("variance_reduction needs an evaluator policy (an evaluator, its name, or "
                     "a pair with at least one evaluator)")
+    if not pos.variant.listable_turns and (sided is not None or callable(policy)):
+        raise Error(f"{pos.variant.name}: one turn can have tens of millions of moves (a doubles "
+                    "cascade), too many for callable and evaluator policies to choose among; "
+                    "use 'random' or 'greedy', which choose a cascade group by group")
+    if pos.variant.sequence_turns and sided is not None:
+        # (the search looks ahead over one roll's moves, not over whole turns)
+        if any(k for _, k in sided.sides):
+            raise Error(f"{pos.variant.name}: a turn can be several rolls, which the search's "
+                        "look-ahead does not list; evaluator policies play these turns at "
+                        "plies=0")
+        if reduce:
+            raise Error(f"{pos.variant.name}: a turn can be several rolls, whose luck the "
+                        "search does not measure; variance_reduction is not available here")
     if isinstance(policy, str) and sided is None:
         p = policy.strip().lower()
         if p not in BUILTIN_POLICIES:
@@ -357,11 +382,6 @@ def rollout(position: Position | Any, games: int, policy: PolicyLike = "random",
     if not callable(policy) and sided is None:
         raise Error(f"policy must be 'random', 'greedy', an evaluator or a callable, "
                     f"not {policy!r}")
-    if pos.variant.sequence_turns:
-        # (the lockstep games offer one roll's moves: a turn of several rolls would be cut)
-        raise Error(f"{pos.variant.name}: a turn can be several rolls (Gul bara's cascade, "
-                    "Acey-deucey's named double), which callable and evaluator policies do not "
-                    "play yet; use 'random' or 'greedy'")
     kind = None
     if features is not None:
         from nardy.batch import _kind
@@ -381,7 +401,8 @@ def rollout(position: Position | Any, games: int, policy: PolicyLike = "random",
             luck.add(lock.take_finished())
             continue
         if sided is not None:
-            lock.choose(sided.choose(lock.candidates(), offsets, lock.movers()))
+            lock.choose(sided.choose(lock.candidates(), offsets, lock.movers(),
+                                     lock.continues()))
             continue
         assert callable(policy)
         cand = lock.features(kind) if kind is not None else lock.candidates()
@@ -474,7 +495,10 @@ class _SearchPolicy:
                 raise Error(f"each policy of a pair must be an evaluator or a callable, "
                             f"not {p!r}")
 
-    def choose(self, cand: np.ndarray, offsets: np.ndarray, movers: np.ndarray) -> np.ndarray:
+    def choose(self, cand: np.ndarray, offsets: np.ndarray, movers: np.ndarray,
+               continues: np.ndarray | None = None) -> np.ndarray:
+        # continues: per candidate, whether its mover stays on roll (then valued as a position
+        # he is on roll in, at 0 plies)
         from nardy.search import best_of_groups
 
         k = len(offsets) - 1
@@ -490,7 +514,16 @@ class _SearchPolicy:
             if not hasattr(chooser, "after_value"):
                 out[games] = _choices(chooser(sub, sub_off), sub_off)
                 continue
-            eq = chooser.equities(chooser.after_value(sub, plies))
+            stays = None if continues is None else continues[rows]
+            if stays is not None and stays.any():
+                values = chooser._empty(len(sub))
+                goes = ~stays
+                if goes.any():
+                    values[goes] = chooser.after_value(np.ascontiguousarray(sub[goes]), plies)
+                values[stays] = chooser.static(np.ascontiguousarray(sub[stays]))
+                eq = chooser.equities(values)
+            else:
+                eq = chooser.equities(chooser.after_value(sub, plies))
             group = np.repeat(np.arange(len(games)), counts[games])
             out[games] = best_of_groups(eq, group, len(games)) - sub_off[:-1]
         return out

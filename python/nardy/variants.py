@@ -73,6 +73,10 @@ class Variant:
     #: a roll may give a turn of several groups of dice whose moves depend on the mover's
     #: turn number (the game layer asks :meth:`turn_moves`)
     sequence_turns: ClassVar[bool] = False
+    #: every turn's moves can be listed in seconds (not so in Gul bara, where one doubles
+    #: cascade can have tens of millions): what choosing among whole turns needs, as
+    #: callable and evaluator rollout policies do
+    listable_turns: ClassVar[bool] = True
     #: the most checker steps one turn can have (more only where a turn is several rolls)
     max_turn_steps: ClassVar[int] = 4
     #: a roll may let the player name dice (acey-deucey's double after a 1-2): the turn's moves
@@ -765,6 +769,7 @@ class GulBara(LongNardy):
     last_roll_draw_allowed = False
     cube_allowed = False
     sequence_turns = True
+    listable_turns = False  # an early 2-2 cascade can list 20 million moves
     max_turn_steps = 24  # 1-1 and every higher double
 
     def _make_engine(self) -> _core.Engine:

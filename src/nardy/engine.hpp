@@ -70,6 +70,9 @@ class EngineCore {
   // rolls). Variants without them list generate()'s moves, whatever the turn.
   virtual bool has_sequences() const noexcept = 0;
   virtual int turn_at(int first_turn, int ply) const noexcept = 0;
+  // The mover's turn number where a rollout starts: 1 at the variant's start position, any
+  // other position being taken to be past the opening turns (kLateTurn).
+  virtual int rollout_first_turn(const Position& start) const noexcept = 0;
   virtual int generate_turn(const Position& pos, int d1, int d2, int turn, TurnList& out) = 0;
   // The dice the turn plays (0: it passes), and a move of it leading to the unswapped result
   // `target` and naming `named` (-1: any; false when none), without listing a long turn.
@@ -150,6 +153,9 @@ class Engine {
   // `first_turn` (EngineCore::turn_at).
   [[nodiscard]] int turn_at(int first_turn, int ply) const noexcept {
     return core_->turn_at(first_turn, ply);
+  }
+  [[nodiscard]] int rollout_first_turn(const Position& start) const noexcept {
+    return core_->rollout_first_turn(start);
   }
   int generate_turn(const Position& pos, int d1, int d2, int turn, TurnList& out) {
     return core_->generate_turn(pos, d1, d2, turn, out);

@@ -123,6 +123,10 @@ class EngineImpl final : public EngineCore {
     return nardy::turn_at(policy_, first_turn, ply);
   }
 
+  int rollout_first_turn(const Position& start) const noexcept override {
+    return is_start(start) ? 1 : kLateTurn;
+  }
+
   DiceCarry carry(int d1, int d2, int turn, int played) const noexcept override {
     return policy_carry(d1, d2, turn, played);
   }
@@ -239,11 +243,10 @@ class EngineImpl final : public EngineCore {
       bool again = false;
       if (sequence_roll(d1, d2)) {
         if constexpr (kSequences) {
-          // A start position is turn 1, any other position is taken to be past the opening
-          // turns. The random policy's move of a dice sequence or a dice choice is made alone
+          // The random policy's move of a dice sequence or a dice choice is made alone
           // (SequenceEnumerator::pick_groups, pick_choice), the greedy policy's as
           // greedy_turn() chooses it.
-          if (seq_turn_start_ < 0) seq_turn_start_ = is_start(start) ? 1 : kLateTurn;
+          if (seq_turn_start_ < 0) seq_turn_start_ = rollout_first_turn(start);
           const int turn = nardy::turn_at(policy_, seq_turn_start_, static_cast<int>(ply));
           Position next;
           const int r = policy == RolloutPolicy::Random

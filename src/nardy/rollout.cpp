@@ -144,7 +144,9 @@ LockstepRollout::LockstepRollout(Variant variant, const Rules& rules, const Posi
       end_trial_(first_trial + trials),
       max_plies_(max_plies),
       quasi_(quasi),
-      every_ply_(every_ply) {
+      every_ply_(every_ply),
+      sequences_(engine_.has_sequences()),
+      first_turn_(engine_.rollout_first_turn(start)) {
   if (width == 0) width = 1;
   games_.resize(static_cast<size_t>(std::min<uint64_t>(width, std::max<uint64_t>(trials, 1))));
   for (Game& g : games_) start_next(g);
@@ -165,6 +167,8 @@ bool LockstepRollout::start_next(Game& g) {
   g.on_roll = 0;
   g.passes = 0;
   g.luck = 0.0;
+  g.carried = {};
+  g.carried_play = false;
   return true;
 }
 
@@ -176,6 +180,7 @@ void LockstepRollout::tally(const Game& g, const Outcome& out) {
 }
 
 bool LockstepRollout::run_until_decision(Game& g) {
+  if (sequences_) return run_turns_until_decision(g);
   Outcome out;
   for (;; ++g.ply) {
     if (engine_.game_end(g.pos, g.on_roll, g.passes, out)) {
@@ -206,8 +211,72 @@ bool LockstepRollout::run_until_decision(Game& g) {
   }
 }
 
+// play_trial's game loop for turns of several rolls, each turn listed whole. A decision on
+// the dice carried to the player on roll is made within the ply, before his roll, so the
+// loop comes back to the same ply after it.
+bool LockstepRollout::run_turns_until_decision(Game& g) {
+  Outcome out;
+  for (;; ++g.ply) {
+    if (engine_.game_end(g.pos, g.on_roll, g.passes, out)) {
+      out.plies = g.ply;
+      tally(g, out);
+      return false;
+    }
+    if (g.ply == max_plies_) {
+      out = Outcome{};
+      out.plies = max_plies_;
+      tally(g, out);
+      return false;
+    }
+    if (g.carried.left != 0) {
+      const DiceCarry c = std::exchange(g.carried, DiceCarry{});
+      engine_.generate_turn(g.pos, c.die, c.die, carried_turn(c.left), turns_);
+      if (turns_.size() >= 2) {
+        g.d1 = g.d2 = c.die;
+        g.carried_play = true;
+        return true;
+      }
+      if (turns_.size() == 1) {
+        g.pos = turns_[0].result;
+        if (engine_.game_end(g.pos, g.on_roll, g.passes, out)) {
+          out.plies = g.ply;
+          tally(g, out);
+          return false;
+        }
+      }
+    }
+    int d1, d2;
+    trial_dice(g.key, seed_, g.trial, g.ply, quasi_, d1, d2);
+    g.d1 = d1;
+    g.d2 = d2;
+    g.turn = engine_.turn_at(first_turn_, static_cast<int>(g.ply));
+    g.played = engine_.generate_turn(g.pos, d1, d2, g.turn, turns_);
+    g.carried_play = false;
+    if (turns_.size() >= 2 || every_ply_) return true;  // turns_ holds the candidates
+    if (turns_.empty()) {
+      g.pos = g.pos.swapped();
+      ++g.passes;
+      g.on_roll ^= 1;
+      continue;
+    }
+    play_turn_move(g, turns_[0].result, turns_[0].again);
+  }
+}
+
+void LockstepRollout::play_turn_move(Game& g, const Position& result, bool again) {
+  g.passes = 0;
+  if (again) {  // the same player rolls again (a ply of its own, as in play_trial)
+    g.pos = result;
+    return;
+  }
+  g.pos = result.swapped();
+  g.carried = engine_.carry(g.d1, g.d2, g.turn, g.played);
+  g.on_roll ^= 1;
+}
+
 size_t LockstepRollout::advance(Cancel* cancel) {
   cand_.clear();
+  continues_.clear();
   offsets_.assign(1, 0);
   waiting_.clear();
   wait_trial_.clear();
@@ -217,7 +286,15 @@ size_t LockstepRollout::advance(Cancel* cancel) {
     while (g.live) {
       poll();
       if (run_until_decision(g)) {
-        for (size_t k = 0; k < list_.size(); ++k) cand_.push_back(list_[k].result);
+        if (sequences_) {
+          for (const TurnMove& m : turns_) {
+            cand_.push_back(m.result);
+            continues_.push_back(static_cast<uint8_t>(m.again || g.carried_play));
+          }
+        } else {
+          for (size_t k = 0; k < list_.size(); ++k) cand_.push_back(list_[k].result);
+          continues_.resize(cand_.size(), 0);
+        }
         offsets_.push_back(static_cast<int64_t>(cand_.size()));
         waiting_.push_back(gi);
         wait_trial_.push_back(g.trial);
@@ -267,9 +344,19 @@ bool LockstepRollout::choose(const int64_t* choices, size_t n, const double* luc
       ++g.ply;
       continue;
     }
-    g.pos = cand_[static_cast<size_t>(offsets_[k] + choices[k])].swapped();
-    g.passes = 0;
-    g.on_roll ^= 1;
+    const size_t c = static_cast<size_t>(offsets_[k] + choices[k]);
+    if (g.carried_play) {  // played before the roll: the same ply goes on (run_turns_...)
+      g.pos = cand_[c];
+      g.carried_play = false;
+      continue;
+    }
+    if (sequences_) {
+      play_turn_move(g, cand_[c], continues_[c] != 0);
+    } else {
+      g.pos = cand_[c].swapped();
+      g.passes = 0;
+      g.on_roll ^= 1;
+    }
     ++g.ply;
   }
   waiting_.clear();

@@ -124,6 +124,11 @@ int resolve_threads(int threads) noexcept;
 // or ends; the caller then reads the candidates of every waiting game and answers choose()
 // with one index per waiting game. Dice come from the same streams as the built-in rollouts,
 // so a deterministic external policy gives results that depend only on (seed, trial).
+// In a variant whose turn can be several rolls the candidates are the whole turn's moves
+// (Engine::generate_turn on the mover's turn number, counted as play_trial counts it), and the
+// dice a stopped cascade leaves the opponent (Engine::carry) are a decision of their own
+// before his roll. After such a play, or a move after which the same player rolls again, the
+// mover stays on roll: continues() marks those candidates.
 class LockstepRollout {
  public:
   // With `every_ply`, advance() stops at every ply a game plays (a forced move or a pass too:
@@ -143,6 +148,8 @@ class LockstepRollout {
   // resulting positions from the view of the player who moves (not swapped).
   [[nodiscard]] const std::vector<Position>& candidates() const noexcept { return cand_; }
   [[nodiscard]] const std::vector<int64_t>& offsets() const noexcept { return offsets_; }
+  // Per candidate: 1 when the player who chose it stays on roll (see above), else 0.
+  [[nodiscard]] const std::vector<uint8_t>& continues() const noexcept { return continues_; }
   // Trial index of each waiting game.
   [[nodiscard]] const std::vector<uint64_t>& waiting_trials() const noexcept { return wait_trial_; }
   // Who moves in each waiting game: 0 = the player on roll at the start, 1 = the opponent.
@@ -176,11 +183,20 @@ class LockstepRollout {
     int d1 = 0, d2 = 0;
     double luck = 0.0;
     bool live = false;
+    // turns of several rolls: the waiting roll's turn number and dice played, the dice the
+    // last turn left the player on roll, and whether the waiting decision plays those
+    int turn = 0;
+    int played = 0;
+    DiceCarry carried;
+    bool carried_play = false;
   };
   void tally(const Game& g, const Outcome& out);
   bool start_next(Game& g);
   // Runs g until a decision is needed (true) or the game ends (false, tallied).
   bool run_until_decision(Game& g);
+  bool run_turns_until_decision(Game& g);
+  // Applies a move of a whole turn (sequences_) to g.
+  void play_turn_move(Game& g, const Position& result, bool again);
 
   Engine engine_;
   Position start_;
@@ -190,6 +206,10 @@ class LockstepRollout {
   uint32_t max_plies_;
   uint32_t quasi_;
   bool every_ply_;
+  bool sequences_;   // the engine's turns can be several rolls
+  int first_turn_;   // the mover's turn number at the start (Engine::rollout_first_turn)
+  TurnList turns_;   // a waiting game's whole-turn moves (sequences_)
+  std::vector<uint8_t> continues_;
   std::vector<Finished> finished_;
   std::vector<Game> games_;
   size_t active_ = 0;
