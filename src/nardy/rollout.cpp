@@ -179,21 +179,26 @@ void LockstepRollout::tally(const Game& g, const Outcome& out) {
   finished_.push_back(Finished{g.trial, pts, g.luck});
 }
 
+bool LockstepRollout::over(Game& g) {
+  Outcome out;
+  if (engine_.game_end(g.pos, g.on_roll, g.passes, out)) {
+    out.plies = g.ply;
+    tally(g, out);
+    return true;
+  }
+  if (g.ply == max_plies_) {
+    out = Outcome{};
+    out.plies = max_plies_;
+    tally(g, out);
+    return true;
+  }
+  return false;
+}
+
 bool LockstepRollout::run_until_decision(Game& g) {
   if (sequences_) return run_turns_until_decision(g);
-  Outcome out;
   for (;; ++g.ply) {
-    if (engine_.game_end(g.pos, g.on_roll, g.passes, out)) {
-      out.plies = g.ply;
-      tally(g, out);
-      return false;
-    }
-    if (g.ply == max_plies_) {
-      out = Outcome{};
-      out.plies = max_plies_;
-      tally(g, out);
-      return false;
-    }
+    if (over(g)) return false;
     int d1, d2;
     trial_dice(g.key, seed_, g.trial, g.ply, quasi_, d1, d2);
     engine_.generate(g.pos, d1, d2, list_);
@@ -215,19 +220,8 @@ bool LockstepRollout::run_until_decision(Game& g) {
 // the dice carried to the player on roll is made within the ply, before his roll, so the
 // loop comes back to the same ply after it.
 bool LockstepRollout::run_turns_until_decision(Game& g) {
-  Outcome out;
   for (;; ++g.ply) {
-    if (engine_.game_end(g.pos, g.on_roll, g.passes, out)) {
-      out.plies = g.ply;
-      tally(g, out);
-      return false;
-    }
-    if (g.ply == max_plies_) {
-      out = Outcome{};
-      out.plies = max_plies_;
-      tally(g, out);
-      return false;
-    }
+    if (over(g)) return false;
     if (g.carried.left != 0) {
       const DiceCarry c = std::exchange(g.carried, DiceCarry{});
       engine_.generate_turn(g.pos, c.die, c.die, carried_turn(c.left), turns_);
@@ -238,11 +232,7 @@ bool LockstepRollout::run_turns_until_decision(Game& g) {
       }
       if (turns_.size() == 1) {
         g.pos = turns_[0].result;
-        if (engine_.game_end(g.pos, g.on_roll, g.passes, out)) {
-          out.plies = g.ply;
-          tally(g, out);
-          return false;
-        }
+        if (over(g)) return false;
       }
     }
     int d1, d2;

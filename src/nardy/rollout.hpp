@@ -192,6 +192,8 @@ class LockstepRollout {
   };
   void tally(const Game& g, const Outcome& out);
   bool start_next(Game& g);
+  // True, the trial tallied, when g's game is over or has played max_plies_.
+  bool over(Game& g);
   // Runs g until a decision is needed (true) or the game ends (false, tallied).
   bool run_until_decision(Game& g);
   bool run_turns_until_decision(Game& g);
