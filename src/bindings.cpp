@@ -20,6 +20,7 @@
 #include "bindings_errors.hpp"
 #include "nardy/engine.hpp"
 #include "nardy/registry.hpp"
+#include "nardy/rollout.hpp"
 
 namespace py = pybind11;
 using namespace nardy;
@@ -637,9 +638,10 @@ Empty when the player cannot move (the turn passes).)doc")
          "asked).")
       .def("perft_turn", [](Engine& e, const Key& k, int depth, bool ordered, int first_turn,
                             const nardy_py::CancelToken* token, int carried_die,
-                            int carried_left) {
+                            int carried_left, int threads) {
         if (depth < 0) nardy_py::raise_error("InvalidArgumentError", "depth must be >= 0");
         if (first_turn < 1) raise_error("Error", "first_turn must be >= 1");
+        if (threads < 0) raise_error("InvalidArgumentError", "threads must be >= 0");
         DiceCarry carried;
         if (carried_left != 0) {
           check_dice(carried_die, carried_die);
@@ -647,17 +649,22 @@ Empty when the player cannot move (the turn passes).)doc")
           carried = {carried_die, carried_left};
         }
         const auto cancel = nardy_py::cancel_for(token);
+        const int turn = std::min(first_turn, kLateTurn);
         return nardy_py::run_released([&] {
+          if (threads != 1 && carried.left == 0 && e.has_sequences())
+            return perft_turn_parallel(e.variant(), e.rules(), from_key(k), depth, ordered, turn,
+                                       threads, cancel.get());
           Engine local(e.variant(), e.rules());
           CancelPoll poll(cancel.get(), true, 1);
-          return local.perft_turn(from_key(k), depth, ordered, std::min(first_turn, kLateTurn),
-                                  &poll, carried);
+          return local.perft_turn(from_key(k), depth, ordered, turn, &poll, carried);
         });
       }, py::arg("key"), py::arg("depth"), py::arg("ordered") = false, py::arg("first_turn") = 1,
          py::arg("cancel") = nullptr, py::arg("carried_die") = 0, py::arg("carried_left") = 0,
+         py::arg("threads") = 1,
          "perft with the root's mover on turn `first_turn` (ply p on turn first_turn + p // 2); "
          "carried_left > 0: he first plays that many dice of carried_die-carried_die that the "
-         "opponent's stopped cascade left (Engine.carry), as part of his ply.")
+         "opponent's stopped cascade left (Engine.carry), as part of his ply. threads: C++ "
+         "threads (0: all cores; a root with carried dice is counted on one).")
       .def("legal", [](Engine& e, const Key& k, int d1, int d2) {
         check_dice(d1, d2);
         thread_local MoveList list;

@@ -346,3 +346,38 @@ def test_parallel_perft_of_turn_numbered_variants_equals_the_serial_count() -> N
         assert parallel.perft(start, 2) == want
         assert parallel.perft_threads(start, 2, threads=1) == want
         assert parallel.perft_threads(start, 2, progress=lambda done, n: None) == want
+
+
+def test_threaded_perft_of_turn_numbered_variants_equals_the_serial_count() -> None:
+    """The core's split of the root's whole turns over threads counts each child on its ply:
+    the opponent's first turn below the start, the same player after a move that ends in
+    another roll (Acey-deucey), and the dice a stopped cascade leaves him (Gul bara's
+    "to-opponent")."""
+    from nardy import parallel
+    from nardy.formats.text import from_text
+
+    # White's cascade of 3s stops with one 3 left after 11/2 (tests/test_gul_bara_carried.py's
+    # position, with one black checker on each point that blocks White's head)
+    text = "W:24x14,11 B:23,22,21,20,19,18,offx9 w turn=5"
+    stops = from_text("gul-bara[stopped_cascade=to-opponent] " + text).position
+    cases = [(Position(nardy.GulBara()), 3), (Position(nardy.AceyDeucey()), 2), (stops, 2)]
+    for pos, depth in cases:
+        want = nardy.perft(pos, depth)
+        for threads in (2, 3):
+            assert parallel.perft_threads(pos, depth, threads=threads) == want, pos
+        assert parallel.perft(pos, depth, threads=2) == want, pos
+    # the carried dice are in the last count (without them it differs)
+    assert nardy.perft(from_text("gul-bara " + text).position, 2) != nardy.perft(stops, 2)
+    # a child's turn number comes from its ply: on turn 2, counting turns over the game's
+    # rolls makes the second roller's turn below the root a cascade turn
+    counts = set()
+    for options in ("stopped_cascade=to-opponent",
+                    "stopped_cascade=to-opponent,cascade_count=game-rolls"):
+        pos = from_text(f"gul-bara[{options}] " + text).position
+        want = nardy.perft(pos, 2, first_turn=2)
+        assert pos.variant.engine.perft_turn(pos.key, 2, False, 2, None, threads=2) == want
+        counts.add(want)
+    assert len(counts) == 2
+    engine = stops.variant.engine
+    with pytest.raises(nardy.Error):
+        engine.perft_turn(stops.key, 2, threads=-1)

@@ -454,9 +454,9 @@ class Engine:
         """
         perft (with a PerftTable if given); Ctrl-C or the token stops it (KeyboardInterrupt).
         """
-    def perft_turn(self, key: bytes, depth: typing.SupportsInt | typing.SupportsIndex, ordered: bool = False, first_turn: typing.SupportsInt | typing.SupportsIndex = 1, cancel: CancelToken | None = None, carried_die: typing.SupportsInt | typing.SupportsIndex = 0, carried_left: typing.SupportsInt | typing.SupportsIndex = 0) -> int:
+    def perft_turn(self, key: bytes, depth: typing.SupportsInt | typing.SupportsIndex, ordered: bool = False, first_turn: typing.SupportsInt | typing.SupportsIndex = 1, cancel: CancelToken | None = None, carried_die: typing.SupportsInt | typing.SupportsIndex = 0, carried_left: typing.SupportsInt | typing.SupportsIndex = 0, threads: typing.SupportsInt | typing.SupportsIndex = 1) -> int:
         """
-        perft with the root's mover on turn `first_turn` (ply p on turn first_turn + p // 2); carried_left > 0: he first plays that many dice of carried_die-carried_die that the opponent's stopped cascade left (Engine.carry), as part of his ply.
+        perft with the root's mover on turn `first_turn` (ply p on turn first_turn + p // 2); carried_left > 0: he first plays that many dice of carried_die-carried_die that the opponent's stopped cascade left (Engine.carry), as part of his ply. threads: C++ threads (0: all cores; a root with carried dice is counted on one).
         """
     def turn_legal(self, key: bytes, d1: typing.SupportsInt | typing.SupportsIndex, d2: typing.SupportsInt | typing.SupportsIndex, turn: typing.SupportsInt | typing.SupportsIndex) -> TurnMoveSet:
         """

@@ -455,7 +455,7 @@ def _cmd_variants(args: argparse.Namespace) -> int:
 
 def _cmd_perft(args: argparse.Namespace) -> int:
     from nardy.parallel import perft_threads
-    from nardy.perft import MAX_TABLE_MB, divide, perft
+    from nardy.perft import MAX_TABLE_MB, divide
 
     pos = _position_option(args.variant, args.position)
     if args.depth < 0:
@@ -471,8 +471,8 @@ def _cmd_perft(args: argparse.Namespace) -> int:
         total = sum(n for _, n in rows)
     elif pos.variant.sequence_turns:
         # the turn number matters (Gul bara's cascade): counted as nardy.perft counts, the
-        # start on each player's first turn (the threaded split takes every root as late)
-        total = perft(pos, args.depth, args.rolls)
+        # start on each player's first turn, the root's whole turns split over the threads
+        total = perft_threads(pos, args.depth, args.rolls, args.threads)
     else:
         bar = _progress("perft", args.progress, "chunks", "nodes")
         if bar is None or args.depth == 0:

@@ -203,14 +203,16 @@ def perft_tasks(position: Position, depth: int, rolls: int = 21,
     return list(keys), [int(w) for w in weights], int(remaining)
 
 
-def _serial_perft(position: Position, depth: int, rolls: int,
-                  progress: Progress | None) -> int:
-    """:func:`nardy.perft`, for the variants whose moves depend on the turn number (Gul bara,
-    Acey-deucey): the core's split into tasks takes every root as a late turn and lists one
-    roll's moves."""
-    from nardy.perft import perft as serial
+def _turns_perft(position: Position, depth: int, rolls: int, threads: int,
+                 progress: Progress | None) -> int:
+    """:func:`nardy.perft` for the variants whose moves depend on the turn number (Gul bara,
+    Acey-deucey), on ``threads`` C++ threads in this process: the root's whole turns are
+    split by the core, each child counted on its ply (the split into tasks of the other
+    variants lists one roll's moves and cannot say whose turn a task is)."""
+    from nardy.perft import first_turn_of
 
-    n = serial(position, depth, rolls)
+    n = position.variant.engine.perft_turn(position.key, depth, rolls == 36,
+                                           first_turn_of(position), None, threads=threads)
     if progress is not None:
         progress(1, 1)
     return int(n)
@@ -220,12 +222,14 @@ def perft(position: Position, depth: int, rolls: int = 21, *,
           executor: ExecutorLike = None, shards: int | None = None, threads: int = 1,
           progress: Progress | None = None) -> int:
     """:func:`nardy.perft` split into shards run on ``executor`` (default: a local thread
-    pool; ``"processes"`` or any Executor as for :func:`rollout`). ``threads``: C++ threads per shard. Equal to the serial count."""
+    pool; ``"processes"`` or any Executor as for :func:`rollout`). ``threads``: C++ threads per shard. Equal to the serial count.
+    Variants whose moves depend on the turn number (``sequence_turns``: Gul bara,
+    Acey-deucey) are counted in this process on ``threads`` C++ threads instead."""
     depth = _perft_check(depth, rolls)
     if depth == 0:
         return 1
     if position.variant.sequence_turns:
-        return _serial_perft(position, depth, rolls, progress)
+        return _turns_perft(position, depth, rolls, _check_int("threads", threads), progress)
     with _executor(executor) as ex:
         n_shards = shards or 4 * _workers(ex)
         keys, weights, remaining = perft_tasks(position, depth, rolls, 4 * n_shards)
@@ -252,7 +256,7 @@ def perft_threads(position: Position, depth: int, rolls: int = 21, threads: int 
     depth = _perft_check(depth, rolls)
     threads = _check_int("threads", threads)
     if position.variant.sequence_turns:
-        return _serial_perft(position, depth, rolls, progress)
+        return _turns_perft(position, depth, rolls, threads, progress)
     table = perft_table(table_mb)
     engine = position.variant.engine
     if progress is None:

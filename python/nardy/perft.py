@@ -34,6 +34,12 @@ def _check(depth: int, rolls: int, lo: int = 0) -> int:
 LATE_TURN = 1 << 20
 
 
+def first_turn_of(position: Position) -> int:
+    """The turn number perft gives the root's mover by default where moves depend on it: 1 at
+    the starting position, a turn past the opening rules anywhere else."""
+    return 1 if position == Position.start(position.variant) else LATE_TURN
+
+
 def perft(position: Position, depth: int, rolls: int = 21, first_turn: int | None = None, *,
           table_mb: int = 0) -> int:
     """Leaves of the tree ``depth`` plies deep: per ply the 21 distinct rolls (or 36 ordered),
@@ -60,7 +66,7 @@ def perft(position: Position, depth: int, rolls: int = 21, first_turn: int | Non
     v = position.variant
     if v.sequence_turns:
         if first_turn is None:
-            first_turn = 1 if position == Position.start(v) else LATE_TURN
+            first_turn = first_turn_of(position)
         first_turn = _validate.integer(first_turn, "first_turn", 1, LATE_TURN)
         return v.engine.perft_turn(position.key, depth, rolls == 36, first_turn)
     return v.engine.perft(position.key, depth, rolls == 36, None, t)
@@ -76,7 +82,7 @@ def divide(position: Position, depth: int, rolls: int = 21, first_turn: int | No
     v = position.variant
     if v.sequence_turns:
         if first_turn is None:
-            first_turn = 1 if position == Position.start(v) else LATE_TURN
+            first_turn = first_turn_of(position)
         first_turn = _validate.integer(first_turn, "first_turn", 1, LATE_TURN)
         return _divide_turns(position, depth, rolls == 36, first_turn)
     return [((d1, d2), n) for d1, d2, n in

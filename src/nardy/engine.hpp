@@ -89,9 +89,11 @@ class EngineCore {
   // The greedy rollout policy's move of the whole turn (SequenceEnumerator::pick_best where a
   // turn is a dice sequence), returned as pick_turn does.
   virtual int greedy_turn(const Position& pos, int d1, int d2, int turn, Position& result) = 0;
-  // (`carried`: dice the opponent's stopped cascade left the root's mover, played first.)
+  // (`carried`: dice the opponent's stopped cascade left the root's mover, played first;
+  // `ply`: the root's ply in the game that began on `first_turn`, its turn being
+  // turn_at(first_turn, ply).)
   virtual uint64_t perft_turn(const Position& pos, int depth, bool ordered, int first_turn,
-                              CancelPoll* poll, DiceCarry carried) = 0;
+                              CancelPoll* poll, DiceCarry carried, int ply) = 0;
   virtual bool finished(const Position& pos) const noexcept = 0;
   virtual bool game_end(const Position& pos, int on_roll, int passes,
                         Outcome& out) const noexcept = 0;
@@ -177,8 +179,8 @@ class Engine {
     return core_->greedy_turn(pos, d1, d2, turn, result);
   }
   uint64_t perft_turn(const Position& pos, int depth, bool ordered, int first_turn,
-                      CancelPoll* poll = nullptr, DiceCarry carried = {}) {
-    return core_->perft_turn(pos, depth, ordered, first_turn, poll, carried);
+                      CancelPoll* poll = nullptr, DiceCarry carried = {}, int ply = 0) {
+    return core_->perft_turn(pos, depth, ordered, first_turn, poll, carried, ply);
   }
 
   // Applies single steps one by one as the variant's physics allow (each step must be a legal

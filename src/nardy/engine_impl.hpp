@@ -160,14 +160,14 @@ class EngineImpl final : public EngineCore {
   }
 
   uint64_t perft_turn(const Position& pos, int depth, bool ordered, int first_turn,
-                      CancelPoll* poll, DiceCarry carried) override {
+                      CancelPoll* poll, DiceCarry carried, int ply) override {
     if constexpr (kSequences) {
       if (depth < 0) throw std::invalid_argument("perft depth must be >= 0");
       while (static_cast<int>(turn_lists_.size()) < depth + 1) {
         turn_lists_.push_back(std::make_unique<TurnList>());
         carried_lists_.push_back(std::make_unique<TurnList>());
       }
-      return perft_turn_rec(pos, depth, ordered, first_turn, 0, poll, carried);
+      return perft_turn_rec(pos, depth, ordered, first_turn, ply, poll, carried);
     } else {
       return perft(pos, depth, ordered, poll, nullptr);
     }
@@ -177,7 +177,7 @@ class EngineImpl final : public EngineCore {
   // variants count without the table.)
   uint64_t perft(const Position& pos, int depth, bool ordered, CancelPoll* poll,
                  PerftTable* table) override {
-    if constexpr (kSequences) return perft_turn(pos, depth, ordered, kLateTurn, poll, {});
+    if constexpr (kSequences) return perft_turn(pos, depth, ordered, kLateTurn, poll, {}, 0);
     if (depth < 0) throw std::invalid_argument("perft depth must be >= 0");
     while (static_cast<int>(scratch_.size()) < depth + 1)
       scratch_.push_back(std::make_unique<MoveList>());

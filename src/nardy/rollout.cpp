@@ -440,6 +440,68 @@ uint64_t perft_tasks(Variant variant, const Rules& rules, const std::vector<Perf
   return total;
 }
 
+uint64_t perft_turn_parallel(Variant variant, const Rules& rules, const Position& pos, int depth,
+                             bool ordered, int first_turn, int threads, Cancel* cancel) {
+  if (depth < 0) throw std::invalid_argument("perft depth must be >= 0");
+  threads = resolve_threads(threads);
+  Engine engine(variant, rules);
+  CancelPoll poll(cancel, true, 1);
+  if (depth <= 1 || threads == 1 || engine.finished(pos))
+    return engine.perft_turn(pos, depth, ordered, first_turn, &poll);
+  // The root's ply, as perft_turn_rec walks it; its children are counted from ply 1.
+  struct Task {
+    Position pos;
+    DiceCarry carried;
+    uint64_t weight;
+  };
+  struct TaskKey {
+    size_t operator()(const std::pair<Position, int>& k) const noexcept {
+      return k.first.hash() ^ (static_cast<size_t>(k.second) * 0x9E3779B97F4A7C15ull);
+    }
+  };
+  std::vector<Task> tasks;
+  std::unordered_map<std::pair<Position, int>, size_t, TaskKey> index;
+  auto add = [&](const Position& p, DiceCarry c, uint64_t w) {
+    auto [it, fresh] = index.emplace(std::make_pair(p, c.die * 8 + c.left), tasks.size());
+    if (fresh) {
+      tasks.push_back(Task{p, c, w});
+    } else {
+      tasks[it->second].weight += w;
+    }
+  };
+  const int turn = engine.turn_at(first_turn, 0);
+  TurnList list;
+  for (const Roll& r : rolls(ordered)) {
+    poll();
+    engine.generate_turn(pos, r.d1, r.d2, turn, list);
+    if (list.empty()) {
+      add(pos.swapped(), DiceCarry{}, static_cast<uint64_t>(r.weight));
+      continue;
+    }
+    const DiceCarry left = engine.carry(r.d1, r.d2, turn, list.dice_played());
+    for (const TurnMove& m : list)
+      add(m.again ? m.result : m.result.swapped(), left, static_cast<uint64_t>(r.weight));
+  }
+  const int n = static_cast<int>(std::min<size_t>(static_cast<size_t>(threads), tasks.size()));
+  std::atomic<size_t> next{0};
+  std::vector<uint64_t> partial(static_cast<size_t>(n), 0);
+  run_workers(n, [&](int t) {
+    Engine local(variant, rules);
+    CancelPoll inner(cancel, t == 0, 1);
+    uint64_t sum = 0;
+    for (;;) {
+      const size_t i = next.fetch_add(1);
+      if (i >= tasks.size()) break;
+      sum += tasks[i].weight * local.perft_turn(tasks[i].pos, depth - 1, ordered, first_turn,
+                                                &inner, tasks[i].carried, 1);
+    }
+    partial[static_cast<size_t>(t)] = sum;
+  }, cancel);
+  uint64_t total = 0;
+  for (uint64_t p : partial) total += p;
+  return total;
+}
+
 uint64_t perft_parallel(Variant variant, const Rules& rules, const Position& pos, int depth,
                         bool ordered, int threads, Cancel* cancel, PerftTable* table) {
   if (depth < 0) throw std::invalid_argument("perft depth must be >= 0");

@@ -241,6 +241,13 @@ uint64_t perft_tasks(Variant variant, const Rules& rules, const std::vector<Perf
                      int depth, bool ordered, int threads, Cancel* cancel = nullptr,
                      PerftTable* table = nullptr);
 
+// perft_turn(pos, depth, ordered, first_turn) of a variant whose turns depend on the turn
+// number (Engine::has_sequences), on `threads` threads: the root's children, equal ones
+// (position and carried dice) merged, are counted from ply 1. A cancelled count throws
+// Cancelled.
+uint64_t perft_turn_parallel(Variant variant, const Rules& rules, const Position& pos, int depth,
+                             bool ordered, int first_turn, int threads, Cancel* cancel = nullptr);
+
 // perft(pos, depth) on `threads` threads: root rolls x children split into tasks.
 uint64_t perft_parallel(Variant variant, const Rules& rules, const Position& pos, int depth,
                         bool ordered, int threads, Cancel* cancel = nullptr,

@@ -108,11 +108,11 @@ int perft_cmd(int argc, char** argv) {
   std::unique_ptr<PerftTable> table;
   if (table_mb) table = std::make_unique<PerftTable>(table_mb << 20);
   const auto t0 = std::chrono::steady_clock::now();
-  // A variant whose turns depend on the turn number counts from the start as turn 1, on one
-  // thread and without the table (the turn is not part of the position).
+  // A variant whose turns depend on the turn number counts from the start as turn 1, without
+  // the table (the turn is not part of the position).
   Engine turns(v, rules);
   const uint64_t n = turns.has_sequences()
-                         ? turns.perft_turn(opening(v), depth, ordered, 1)
+                         ? perft_turn_parallel(v, rules, opening(v), depth, ordered, 1, threads)
                          : perft_parallel(v, rules, opening(v), depth, ordered, threads, nullptr,
                                           table.get());
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
